@@ -1,0 +1,38 @@
+import type { Finding, Span } from '../model/finding.js';
+
+/**
+ * A parsed file: its JSON value plus enough of the syntax tree to point at any node.
+ * YAML and JSON files load through this one interface.
+ */
+export interface SourceDocument {
+  /** Path as given (relative to the working directory when possible). */
+  file: string;
+  /** The file's text, for code frames. */
+  text: string;
+  /** The JSON value (plain objects, arrays, strings, numbers, booleans, null). */
+  value: unknown;
+  /**
+   * JSON Pointers of numbers written as floats whose value is integral (`1.0`): JavaScript cannot tell
+   * them from integers, but canonical JSON and the hashes built on it can.
+   */
+  floats: ReadonlySet<string>;
+  /**
+   * Where the node at `pointer` is written. `part: 'key'` points at the mapping key instead of the value
+   * (an unknown field is reported at its key). A pointer that goes past an existing node resolves to the
+   * deepest node that exists, so a missing required field is reported at its parent.
+   */
+  locate(pointer: string, part?: 'key' | 'value'): Span;
+  /**
+   * Where the `offset`-th character of the string value at `pointer` is written in the file, accounting for
+   * quoting, escapes and block scalars — for findings inside an expression.
+   */
+  locateInScalar(pointer: string, offset: number): Span;
+  /** Comments `# package-sdk-disable-next-line <code>…` by the 1-based line they apply to. */
+  suppressions: ReadonlyMap<number, readonly string[]>;
+}
+
+export interface LoadResult {
+  /** Undefined when the file could not be read or parsed at all. */
+  document?: SourceDocument;
+  findings: Finding[];
+}

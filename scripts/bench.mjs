@@ -1,0 +1,59 @@
+// `npm run bench`: whole-process timings of the CLI (medians of several runs, as ratios to `node -e 0`),
+// then the throughput pieces under scripts/bench/ (each exports `run()` → rows {name, value, unit}).
+// Budgets are checked here, never in timed tests.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { generatePackage } from './bench/generate.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = `${root}bin/run.js`;
+const runs = Number(process.env.BENCH_RUNS ?? 9);
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Median wall time of a whole process, in milliseconds (one warm-up run first). */
+function timeProcess(args, { expectStatus = [0, 1] } = {}) {
+  const samples = [];
+  for (let i = 0; i <= runs; i++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+    const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+    if (!expectStatus.includes(result.status)) {
+      throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr || result.stdout}`);
+    }
+    if (i > 0) samples.push(elapsed);
+  }
+  return median(samples);
+}
+
+const rows = [];
+const baseline = timeProcess(['-e', '0']);
+rows.push({ name: 'node -e 0 (baseline)', value: baseline, unit: 'ms' });
+
+function processRow(name, args, budget) {
+  const value = timeProcess(args);
+  rows.push({ name, value, unit: 'ms', ratio: value / baseline, budget });
+}
+
+processRow('package-sdk --version', [cli, '--version']);
+const claims = `${root}../shared/corpus/claims/claims`;
+if (existsSync(claims)) processRow('check claims example', [cli, 'check', '--package', claims], '< 2.5x baseline');
+const generated = generatePackage(1000);
+processRow('check generated package, 1,000 objects', [cli, 'check', '--package', generated], '< 2000 ms');
+
+for (const piece of readdirSync(new URL('./bench/', import.meta.url)).filter((f) => f.endsWith('.mjs') && f !== 'generate.mjs').sort()) {
+  const module = await import(new URL(`./bench/${piece}`, import.meta.url).href);
+  if (typeof module.run === 'function') rows.push(...(await module.run({ root, cli, median, timeProcess })));
+}
+
+const width = Math.max(...rows.map((r) => r.name.length));
+for (const row of rows) {
+  const value = row.unit === 'ms' ? `${row.value.toFixed(1)} ms` : `${Math.round(row.value).toLocaleString('en-US')} ${row.unit}`;
+  const ratio = row.ratio !== undefined ? `  ${row.ratio.toFixed(2)}x baseline` : '';
+  const budget = row.budget ? `  (budget ${row.budget})` : '';
+  console.log(`${row.name.padEnd(width)}  ${value.padStart(14)}${ratio}${budget}`);
+}

@@ -1,0 +1,14 @@
+/**
+ * The bundle library: what commands, the local core's `/v1/bundles` routes and tests use.
+ * Digests are plain lowercase hex, as kernos prints them in signature files and the bundle store.
+ */
+export { BUNDLE_FORMAT, MAX_CANONICAL_BYTES, validateBundle } from './validate.js';
+export type { BundleError, BundleSummary, BundleValidation } from './validate.js';
+export { bundleDigest, canonicalBundleBytes, canonicalBytesOf, canonicalJson, sha256Hex } from './canonical.js';
+export { JsonNumber, JsonSyntaxError, parseJson } from './json.js';
+export type { JsonObject, JsonValue, ParsedJson } from './json.js';
+export { signatureFileText, signBundleValue, verifyBundleSignature, verifyBundleSignatureValue } from './signature.js';
+export type { SignatureFile, VerifyResult } from './signature.js';
+export { dataDirectory, loadPublicKey, loadSigningKey, newId, publicKeyJson, readTrustStore, trustDirectory, trustKey } from './keys.js';
+export type { SigningKey, TrustedKey, TrustStore } from './keys.js';
+export { BundleFailure } from './failure.js';

@@ -1,0 +1,61 @@
+/**
+ * Bundle signatures (compat-kernos §2.2): pure ed25519 over the canonical bytes of the bundle,
+ * base64url without padding, in a signature file `{algorithm, key_id, sha256, signature}`.
+ * Verification follows the control plane's order and wording, so a refusal reads the same here
+ * and in a `422 bundle_signature_invalid` from the server.
+ */
+import { sign, verify } from 'node:crypto';
+import { canonicalBytesOf, sha256Hex } from './canonical.js';
+import { isJsonObject, type JsonValue, JsonSyntaxError, parseJson } from './json.js';
+import { ALGORITHM, base64url, decodeBase64urlStrict, privateKeyObject, publicKeyObject, type SigningKey, type TrustedKey } from './keys.js';
+
+export interface SignatureFile {
+  algorithm: string;
+  key_id: string;
+  sha256: string;
+  signature: string;
+}
+
+export type VerifyResult = { ok: true; keyId: string } | { ok: false; code: string; message: string };
+
+export function signBundleValue(bundle: JsonValue, key: SigningKey): SignatureFile {
+  const bytes = canonicalBytesOf(bundle);
+  const signature = sign(null, bytes, privateKeyObject(key.seed));
+  return { algorithm: ALGORITHM, key_id: key.keyId, sha256: sha256Hex(bytes), signature: base64url(signature) };
+}
+
+/** The file kernos writes: two-space indentation, keys in alphabetical order, no trailing newline. */
+export function signatureFileText(signature: SignatureFile): string {
+  return JSON.stringify(signature, ['algorithm', 'key_id', 'sha256', 'signature'], 2);
+}
+
+const refuse = (message: string): VerifyResult => ({ ok: false, code: 'bundle_signature_invalid', message });
+
+/**
+ * Checks a signature object against a bundle value as the control plane does: algorithm (default
+ * ed25519), then the key by its exact `key_id`, then the signature. `sha256` in the object is ignored.
+ * A signature without `key_id` or `signature` is refused as `bundle_signature_invalid` too — what the
+ * kernos docs promise for unsigned bundles (its server answers `400 invalid_json` instead).
+ */
+export function verifyBundleSignatureValue(bundle: JsonValue, signature: JsonValue, trusted: readonly TrustedKey[]): VerifyResult {
+  if (!isJsonObject(signature)) return refuse('the signature must be a JSON object with key_id and signature');
+  const { key_id: keyId, signature: encoded } = signature;
+  const algorithm = signature.algorithm ?? ALGORITHM;
+  if (typeof keyId !== 'string' || typeof encoded !== 'string') return refuse('the signature has no key_id or no signature string');
+  if (algorithm !== ALGORITHM) return refuse(`unsupported algorithm ${typeof algorithm === 'string' ? algorithm : JSON.stringify(algorithm)}`);
+  const key = trusted.find((k) => k.keyId === keyId);
+  if (!key) return refuse(`key ${keyId} is not trusted`);
+  const bytes = decodeBase64urlStrict(encoded);
+  const good = bytes?.length === 64 && verify(null, canonicalBytesOf(bundle), publicKeyObject(key.publicKey), bytes);
+  return good ? { ok: true, keyId } : refuse('signature does not verify over the canonical bundle');
+}
+
+/** `verifyBundleSignatureValue` over texts; a text that is not JSON is `invalid_json`. */
+export function verifyBundleSignature(text: string, signatureText: string, trusted: readonly TrustedKey[]): VerifyResult {
+  try {
+    return verifyBundleSignatureValue(parseJson(text).value, parseJson(signatureText).value, trusted);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) return { ok: false, code: 'invalid_json', message: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isError, type Finding } from '../model/finding.js';
+import { cacheRoot, exists } from './cache.js';
+import { contentHash } from './content-hash.js';
+import type { SourceOptions } from './git-source.js';
+import { resolveInstallation, type InstallationPackage } from './installation.js';
+import { lineDiff } from './line-diff.js';
+import {
+  isGitLockSource, LockFileError, lockDocument, lockFileFor, readLock, serializeLock, writeLock,
+  type LockDocument, type LockEntry,
+} from './lock-file.js';
+import { finding, pinningResolver, type PinnedCommit } from './resolver.js';
+
+/**
+ * `package-sdk lock` (compat §2.5): resolve the installation with every git tag fetched and extracted
+ * afresh, hash every package, and write `packages.lock` — or, with `check`, only say whether the file on
+ * disk is what `lock` would write.
+ *
+ * | code                      | severity | when                                                                 |
+ * |---------------------------|----------|----------------------------------------------------------------------|
+ * | lock_invalid              | error    | the existing packages.lock is not JSON or not package-sdk.lock/v1     |
+ * | lock_not_written          | error    | the new document fails the lock schema (e.g. a version not x.y.z)     |
+ * | lock_outdated             | error    | `--check`: packages.lock differs from what lock would write           |
+ * | package_version_missing   | error    | a manifest has no spec.version                                        |
+ * | checkout_changed          | error    | a git checkout changed while lock ran                                  |
+ * | tag_moved                 | warning  | a tag points elsewhere than in the previous lock (the new commit is locked) |
+ * (plus the codes of the installation and of git sources: see installation.ts and resolver.ts)
+ */
+
+export interface LockOptions {
+  /** The installation file; the lock is written next to it. */
+  install: string;
+  /** Compare with the existing lock instead of writing it. */
+  check?: boolean;
+  cacheDir?: string;
+  /** Progress: called before a git source is fetched. */
+  onFetch?: SourceOptions['onFetch'];
+  /** Called when another run holds a source's cache directory. */
+  onWait?: SourceOptions['onWait'];
+}
+
+export interface LockReport {
+  lockFile: string;
+  /** written: the file was (re)written; current / outdated: `check` compared it; failed: nothing written. */
+  status: 'written' | 'current' | 'outdated' | 'failed';
+  document?: LockDocument;
+  /** `check` and outdated: the lines that would change (`-` on disk, `+` new). */
+  diff?: string;
+  findings: Finding[];
+}
+
+export async function lock(options: LockOptions): Promise<LockReport> {
+  const lockFile = lockFileFor(options.install);
+  const findings: Finding[] = [];
+  const failed = (): LockReport => ({ lockFile, status: 'failed', findings });
+  let previous: LockDocument | undefined;
+  try {
+    previous = await readLock(lockFile);
+  } catch (error) {
+    if (!(error instanceof LockFileError)) throw error;
+    findings.push(finding({ file: lockFile, path: '', line: 1, column: 1 }, error.code, 'error', error.message,
+      'packages.lock is written by package-sdk lock only: delete it and lock again'));
+    return failed();
+  }
+  const { resolve, pinned } = pinningResolver({
+    cacheDir: options.cacheDir ?? cacheRoot(), onFetch: options.onFetch, onWait: options.onWait,
+  });
+  const installation = await resolveInstallation(options.install, { resolveGitSource: resolve });
+  findings.push(...installation.findings);
+  if (findings.some(isError)) return failed();
+
+  const entries: LockEntry[] = [];
+  for (const pkg of installation.packages) {
+    const entry = await entryOf(pkg, pinned.get(pkg.key), findings);
+    if (entry) entries.push(entry);
+  }
+  findings.push(...movedTags(entries, previous, lockFile));
+  if (findings.some(isError)) return failed();
+
+  const document = lockDocument(installation.key, entries);
+  if (options.check) return compareWithDisk(lockFile, document, findings);
+  try {
+    await writeLock(lockFile, document);
+  } catch (error) {
+    if (!(error instanceof LockFileError)) throw error;
+    findings.push(finding({ file: lockFile, path: '', line: 1, column: 1 }, error.code, 'error', error.message));
+    return failed();
+  }
+  return { lockFile, status: 'written', document, findings };
+}
+
+async function entryOf(pkg: InstallationPackage, pin: PinnedCommit | undefined, findings: Finding[]): Promise<LockEntry | undefined> {
+  const place = { file: pkg.manifestFile, path: '/spec/version', line: 1, column: 1 };
+  if (pkg.version === undefined) {
+    findings.push(finding(place, 'package_version_missing', 'error', `package '${pkg.key}': no spec.version`,
+      'the lock pins a version: add spec.version (x.y.z) to package.yaml'));
+    return undefined;
+  }
+  const hash = await contentHash(pkg.dir);
+  if (pin && (hash !== pin.contentHash || !(await exists(join(pkg.dir, 'package.yaml'))))) {
+    findings.push(finding(place, 'checkout_changed', 'error', `lock not written: checkout of package '${pkg.key}' ` +
+      `changed while locking (${hash.slice(0, 19)}… instead of ${pin.contentHash.slice(0, 19)}…)`, 'run package-sdk lock again'));
+    return undefined;
+  }
+  return { key: pkg.key, version: pkg.version, source: pkg.source, ...(pin ? { commit: pin.commit } : {}), contentHash: hash };
+}
+
+/** Re-pinning is what `lock` is for, but a tag that moved under the same name deserves a look. */
+function movedTags(entries: readonly LockEntry[], previous: LockDocument | undefined, lockFile: string): Finding[] {
+  const before = new Map((previous?.packages ?? []).map((entry) => [entry.key, entry]));
+  return entries.flatMap((entry) => {
+    const old = before.get(entry.key);
+    if (!old?.commit || !entry.commit || old.commit === entry.commit) return [];
+    if (!isGitLockSource(old.source) || !isGitLockSource(entry.source) || old.source.ref !== entry.source.ref) return [];
+    return [finding({ file: lockFile, path: '', line: 1, column: 1 }, 'tag_moved', 'warning',
+      `${entry.key}: ${entry.source.ref} now points to ${entry.commit.slice(0, 12)} (previous lock had ` +
+      `${old.commit.slice(0, 12)}) — the tag was moved`, 'check the source: a published tag should not move')];
+  });
+}
+
+async function compareWithDisk(lockFile: string, document: LockDocument, findings: Finding[]): Promise<LockReport> {
+  const wanted = serializeLock(document);
+  const onDisk = await readFile(lockFile, 'utf8').catch(() => '');
+  if (onDisk === wanted) return { lockFile, status: 'current', document, findings };
+  const diff = lineDiff(onDisk, wanted);
+  findings.push(finding({ file: lockFile, path: '', line: 1, column: 1 }, 'lock_outdated', 'error',
+    onDisk === '' ? 'packages.lock does not exist' : 'packages.lock is out of date', 'run package-sdk lock and commit packages.lock'));
+  return { lockFile, status: 'outdated', document, diff, findings };
+}

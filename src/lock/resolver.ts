@@ -1,0 +1,141 @@
+import type { Finding, Severity, Span } from '../model/finding.js';
+import { SourceError } from './errors.js';
+import { materialiseSource, pinSource, type SourceOptions } from './git-source.js';
+import { isGitLockSource, orderedSource, type LockEntry, type LockSource } from './lock-file.js';
+import { sourceProblems, type GitSource } from './source.js';
+
+/**
+ * The seam between loading an installation and git: the loader hands each git source (and the lock's entry
+ * for its key) to a resolver and gets a package directory, or findings placed where the source is written.
+ *
+ * | code               | severity      | when                                                                  |
+ * |--------------------|---------------|-----------------------------------------------------------------------|
+ * | lock_required      | error         | a git source has no entry (or no commit) in packages.lock             |
+ * | lock_stale         | error         | the lock's source of the key differs from the installation's          |
+ * | tag_moved          | warning/error | the tag now points elsewhere (warning: the lock wins; error in strict) |
+ * | content_mismatch   | error         | the content at the locked commit does not hash to the lock's value    |
+ * | source_unavailable | warning/error | the remote cannot be fetched (warning when the cache has the commit)  |
+ * | commit_missing     | error         | the locked commit is not in the repository                            |
+ * | tag_not_found      | error         | no tag of that name (branches and commit ids are not refs)            |
+ * | git_tree_refused   | error         | a symlink, submodule, odd mode, case collision or non-UTF-8 name      |
+ * | package_manifest_missing | error   | the package subtree has no package.yaml                               |
+ * | git_url_invalid, git_ref_invalid, git_path_invalid | error | the source entry itself is malformed    |
+ * | git_missing        | error         | git is not in PATH                                                    |
+ * | cache_race         | error         | a cached checkout vanished while being read                           |
+ */
+
+/** Where the source is written: findings about it point there. */
+export interface SourcePlace extends Span {
+  file: string;
+  /** JSON Pointer of the source entry in the installation document. */
+  path: string;
+  /** Where each field of the entry is written, when known. */
+  fields?: Partial<Record<'git' | 'ref' | 'path', Span>>;
+}
+
+export type GitSourceResolution = { dir: string; findings: Finding[] } | { findings: Finding[] };
+
+export type GitSourceResolver = (
+  source: GitSource, lockEntry: LockEntry | undefined, place?: SourcePlace,
+) => Promise<GitSourceResolution>;
+
+export interface ResolverOptions extends Omit<SourceOptions, 'cacheDir'> {
+  /** `$PACKAGE_SDK_CACHE` (or its fallbacks) by default. */
+  cacheDir?: string;
+  /** Plan and apply: always fetch, and a moved tag is a refusal. */
+  strict?: boolean;
+  /** The installation file, named in the fix of `lock_required`. */
+  installFile?: string;
+}
+
+/** The resolver that loads git sources against the lock (check, test, plan, apply). */
+export function gitSourceResolver(options: ResolverOptions = {}): GitSourceResolver {
+  return async (source, lockEntry, place) => {
+    const invalid = invalidSourceFindings(source, place);
+    if (invalid.length > 0) return { findings: invalid };
+    const pinned = lockedOf(source, lockEntry, options.installFile);
+    if ('code' in pinned) return { findings: [finding(place, pinned.code, 'error', pinned.message, pinned.hint)] };
+    try {
+      const cacheDir = options.cacheDir ?? (await import('./cache.js')).cacheRoot();
+      const { dir, warnings } = await materialiseSource(source, pinned, { ...options, cacheDir });
+      return { dir, findings: warnings.map((w) => finding(place, w.code, 'warning', w.message, w.hint)) };
+    } catch (error) {
+      return { findings: [sourceErrorFinding(error, place)] };
+    }
+  };
+}
+
+/** The resolver of `lock` itself: the tag as it is now, extracted afresh; remembers what it pinned. */
+export function pinningResolver(options: SourceOptions): { resolve: GitSourceResolver; pinned: Map<string, PinnedCommit> } {
+  const pinned = new Map<string, PinnedCommit>();
+  const resolve: GitSourceResolver = async (source, _lockEntry, place) => {
+    const invalid = invalidSourceFindings(source, place);
+    if (invalid.length > 0) return { findings: invalid };
+    try {
+      const result = await pinSource(source, options);
+      pinned.set(source.key, { commit: result.commit, contentHash: result.contentHash });
+      return { dir: result.dir, findings: [] };
+    } catch (error) {
+      return { findings: [sourceErrorFinding(error, place)] };
+    }
+  };
+  return { resolve, pinned };
+}
+
+export interface PinnedCommit {
+  commit: string;
+  /** Hash of the checkout when it was extracted, to notice it changing while `lock` runs. */
+  contentHash: string;
+}
+
+function lockedOf(
+  source: GitSource, entry: LockEntry | undefined, installFile: string | undefined,
+): { commit: string; contentHash: string } | { code: string; message: string; hint?: string } {
+  const fix = `package-sdk lock --install ${installFile ?? '<installation file>'}`;
+  if (entry === undefined || entry.commit === undefined) {
+    return { code: 'lock_required', message: `package '${source.key}' from git (${source.git} ${source.ref}) is not locked`,
+      hint: `pin the sources: ${fix}` };
+  }
+  const wanted = orderedSource(source);
+  if (!sameSource(entry.source, wanted)) {
+    return { code: 'lock_stale', message: `package '${source.key}': source in the lock ${JSON.stringify(orderedSource(entry.source))}, ` +
+      `in the installation ${JSON.stringify(wanted)}`, hint: `lock again: ${fix}` };
+  }
+  if (!/^[0-9a-f]{40}$/.test(entry.commit)) {
+    return { code: 'lock_invalid', message: `commit of package '${source.key}' in the lock is not a SHA-1: '${entry.commit}'` };
+  }
+  return { commit: entry.commit, contentHash: entry.contentHash };
+}
+
+export function sameSource(a: LockSource, b: LockSource): boolean {
+  return JSON.stringify(orderedSource(a)) === JSON.stringify(orderedSource(b));
+}
+
+export function gitSourceOf(key: string, source: LockSource): GitSource | undefined {
+  return isGitLockSource(source) ? { key, ...source } : undefined;
+}
+
+function invalidSourceFindings(source: GitSource, place: SourcePlace | undefined): Finding[] {
+  return sourceProblems(source).map((problem) =>
+    finding(place, problem.code, 'error', problem.message, problem.hint, problem.field));
+}
+
+function sourceErrorFinding(error: unknown, place: SourcePlace | undefined): Finding {
+  if (error instanceof SourceError) return finding(place, error.code, 'error', error.message, error.hint);
+  throw error; // an internal bug, not a problem of the source
+}
+
+export function finding(
+  place: SourcePlace | undefined, code: string, severity: Severity, message: string, hint?: string,
+  field?: 'git' | 'ref' | 'path',
+): Finding {
+  const span = (field && place?.fields?.[field]) ?? place ?? { line: 1, column: 1 };
+  return {
+    code, severity, message,
+    file: place?.file ?? '',
+    path: place ? (field && place.fields?.[field] ? `${place.path}/${field}` : place.path) : '',
+    line: span.line, column: span.column,
+    ...(span.endLine !== undefined ? { endLine: span.endLine, endColumn: span.endColumn } : {}),
+    ...(hint ? { hint } : {}),
+  };
+}

@@ -1,0 +1,296 @@
+/**
+ * Loading one package directory (compat-package-sdk-check.md §1.3): package.yaml, then every `*.yaml`
+ * below it in path order — objects by their `kind`, `tests/**\/*.test.yaml` as tests, `i18n/*.yaml` as
+ * dictionaries; `schemas/` and `.layout/` are skipped. A bad file is a finding and the others still load.
+ *
+ * | code                 | severity | when                                                                        |
+ * |----------------------|----------|-----------------------------------------------------------------------------|
+ * | package_not_found    | error    | the directory has no package.yaml                                           |
+ * | invalid_wrapper      | error    | a file is not `{apiVersion: taimen.ai/v1, kind, key, spec}` (kind and key   |
+ * |                      |          | strings, spec a mapping), or package.yaml is not `kind: Package`            |
+ * | unknown_kind         | error    | an object file's kind is neither a catalog kind nor View/Component          |
+ * | package_key_mismatch | error    | the manifest key differs from the real directory name or from the key the   |
+ * |                      |          | installation gives the package                                              |
+ * | data_ref_invalid     | error    | a Process `spec.data: {$ref}` points outside the package, at no file, at a   |
+ * |                      |          | file that does not load, or at something other than a JSON Schema object    |
+ * | invalid_yaml, invalid_json, read_failed | error | see yaml.ts, json.ts, source.ts                             |
+ */
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import type { Finding } from '../model/finding.js';
+import { didYouMean } from '../model/did-you-mean.js';
+import { isObjectKind, OBJECT_KINDS, objectId, objectRef } from '../model/kinds.js';
+import type { DataSchema, Dictionary, Package, PackageObject, PackageSource, PackageTest, Requirement } from '../model/package.js';
+import type { SourceDocument } from './document.js';
+import { loadError } from './load-finding.js';
+import { childPointer } from './pointer.js';
+import { loadSourceFile, reason } from './source.js';
+
+export const API_VERSION = 'taimen.ai/v1';
+export const MANIFEST = 'package.yaml';
+/** Top-level folders of a package that hold no objects. */
+const SKIPPED_FOLDERS = new Set(['schemas', '.layout']);
+
+export interface LoadPackageOptions {
+  /** Directory that displayed file paths are relative to (default: the process's cwd). */
+  cwd?: string;
+  /** The key the installation expects (`{key, path}` / `{key, git, ref}` entries). */
+  expectedKey?: string;
+  source?: PackageSource;
+}
+
+export interface PackageLoad {
+  /** Undefined when the manifest itself could not be loaded. */
+  package?: Package;
+  findings: Finding[];
+}
+
+/** The envelope fields every object file has; `spec` is a mapping. */
+export interface Envelope {
+  apiVersion: string;
+  kind: string;
+  key: string;
+  spec: Record<string, unknown>;
+}
+
+/** Loads the package in `dir`. */
+export async function loadPackage(dir: string, options: LoadPackageOptions = {}): Promise<PackageLoad> {
+  const cwd = options.cwd ?? process.cwd();
+  const show = (path: string): string => displayPath(cwd, path);
+  const absolute = resolve(cwd, dir);
+  const manifestPath = join(absolute, MANIFEST);
+  let realDir: string;
+  try {
+    realDir = await realpath(absolute);
+    if (!(await stat(join(realDir, MANIFEST))).isFile()) throw new Error('not a file');
+  } catch {
+    return { findings: [loadError('package_not_found', show(manifestPath), { line: 1, column: 1 }, '', `no ${MANIFEST} in ${show(absolute) || '.'}`)] };
+  }
+  const findings: Finding[] = [];
+  const loaded = await loadSourceFile(manifestPath, show(manifestPath));
+  findings.push(...loaded.findings);
+  const manifest = loaded.document;
+  if (manifest === undefined) return { findings };
+  const envelope = checkEnvelope(manifest, findings);
+  if (envelope === undefined) return { findings };
+  if (envelope.kind !== 'Package') {
+    findings.push(at(manifest, 'invalid_wrapper', '/kind', `${MANIFEST} holds kind '${envelope.kind}'; a package manifest is kind: Package`));
+    return { findings };
+  }
+  const key = envelope.key;
+  const dirName = basename(realDir);
+  if (key !== dirName) {
+    findings.push(at(manifest, 'package_key_mismatch', '/key', `key '${key}' does not match the directory name '${dirName}'`, `rename the directory or set key: ${dirName}`));
+  }
+  if (options.expectedKey !== undefined && options.expectedKey !== key) {
+    findings.push(at(manifest, 'package_key_mismatch', '/key', `key '${key}' does not match the key '${options.expectedKey}' the installation gives this package`));
+  }
+  const pkg: Package = {
+    key,
+    dir: realDir,
+    manifest,
+    requires: requirementsOf(envelope.spec),
+    objects: [],
+    tests: [],
+    dictionaries: [],
+    dataSchemas: [],
+  };
+  if (typeof envelope.spec.version === 'string') pkg.version = envelope.spec.version;
+  if (options.source !== undefined) pkg.source = options.source;
+  const files = await packageFiles(realDir, findings, show);
+  const documents = await Promise.all(files.map((path) => loadSourceFile(join(realDir, path), show(join(absolute, path)))));
+  const dataFiles = new Map<string, Promise<SourceDocument | string>>();
+  for (const [index, path] of files.entries()) {
+    const result = documents[index]!;
+    findings.push(...result.findings);
+    if (result.document === undefined) continue;
+    const [top] = path.split('/');
+    if (top === 'i18n') pkg.dictionaries.push(dictionary(path, result.document));
+    else if (top === 'tests') pkg.tests.push(packageTest(path, result.document, key));
+    else {
+      const object = packageObject(result.document, key, findings);
+      if (object === undefined) continue;
+      if (object.kind === 'Process') await attachDataSchema(object, path, pkg, absolute, dataFiles, findings, show);
+      pkg.objects.push(object);
+    }
+  }
+  return { package: pkg, findings };
+}
+
+/**
+ * The package's files to load, relative with `/`, in path order: objects, `tests/**\/*.test.yaml`
+ * and `i18n/**\/*.yaml`.
+ */
+async function packageFiles(root: string, findings: Finding[], show: (path: string) => string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string, prefix: string[]): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      findings.push(loadError('read_failed', show(dir), { line: 1, column: 1 }, '', `cannot read the directory: ${reason(error)}`));
+      return;
+    }
+    for (const entry of entries) {
+      const segments = [...prefix, entry.name];
+      const full = join(dir, entry.name);
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        const target = await stat(full).catch(() => undefined);
+        isFile = target?.isFile() ?? false;
+        isDir = false; // symlinked folders are not followed, so a link cannot loop
+      }
+      if (isDir) {
+        if (prefix.length === 0 && (SKIPPED_FOLDERS.has(entry.name) || entry.name === '.git')) continue;
+        await walk(full, segments);
+      } else if (isFile && entry.name.endsWith('.yaml') && !(prefix.length === 0 && entry.name === MANIFEST)) {
+        if (segments[0] === 'tests' && !entry.name.endsWith('.test.yaml')) continue;
+        out.push(segments.join('/'));
+      }
+    }
+  };
+  await walk(root, []);
+  return out.sort(comparePaths);
+}
+
+/** Path order as the reference sorts `Path` objects: segment by segment. */
+export function comparePaths(a: string, b: string): number {
+  const x = a.split('/');
+  const y = b.split('/');
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+/** The envelope of `document`, or undefined after an `invalid_wrapper` finding. */
+export function checkEnvelope(document: SourceDocument, findings: Finding[]): Envelope | undefined {
+  const value = document.value;
+  if (!isMapping(value)) {
+    findings.push(at(document, 'invalid_wrapper', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required`));
+    return undefined;
+  }
+  const before = findings.length;
+  for (const field of ['apiVersion', 'kind', 'key', 'spec']) {
+    if (!(field in value)) {
+      findings.push(at(document, 'invalid_wrapper', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required — '${field}' is missing`));
+      return undefined;
+    }
+  }
+  if (value.apiVersion !== API_VERSION) {
+    findings.push(at(document, 'invalid_wrapper', '/apiVersion', `apiVersion is ${JSON.stringify(value.apiVersion)}; a package file is apiVersion: ${API_VERSION}`));
+  }
+  if (typeof value.kind !== 'string') findings.push(at(document, 'invalid_wrapper', '/kind', 'kind is a string'));
+  if (typeof value.key !== 'string') findings.push(at(document, 'invalid_wrapper', '/key', 'key is a string'));
+  if (!isMapping(value.spec)) findings.push(at(document, 'invalid_wrapper', '/spec', 'spec is a mapping (an object)'));
+  if (findings.length > before) return undefined;
+  return value as unknown as Envelope;
+}
+
+function packageObject(document: SourceDocument, pkg: string, findings: Finding[]): PackageObject | undefined {
+  const envelope = checkEnvelope(document, findings);
+  if (envelope === undefined) return undefined;
+  const { kind, key, spec } = envelope;
+  if (!isObjectKind(kind)) {
+    const hint = kind === 'Package' ? `a package has one manifest, ${MANIFEST}` : didYouMean(kind, OBJECT_KINDS);
+    findings.push(at(document, 'unknown_kind', '/kind', `unknown kind '${kind}'; expected one of ${OBJECT_KINDS.join(', ')}`, hint));
+    return undefined;
+  }
+  const rawVersion = spec.version;
+  const version = typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : undefined;
+  const id = objectId(kind, key, version);
+  const object: PackageObject = { kind, key, id, ref: objectRef(kind, id), package: pkg, file: document.file, document, spec };
+  if (version !== undefined && id !== key) object.version = version;
+  return object;
+}
+
+function packageTest(path: string, document: SourceDocument, pkg: string): PackageTest {
+  return { name: basename(path, '.test.yaml'), file: document.file, document, package: pkg };
+}
+
+function dictionary(path: string, document: SourceDocument): Dictionary {
+  return { locale: path.slice('i18n/'.length, -'.yaml'.length), file: document.file, document };
+}
+
+function requirementsOf(spec: Record<string, unknown>): Requirement[] {
+  const requires = spec.requires;
+  if (!Array.isArray(requires)) return [];
+  const out: Requirement[] = [];
+  requires.forEach((entry, index) => {
+    const pointer = childPointer('/spec/requires', index);
+    if (typeof entry === 'string') out.push({ package: entry, pointer });
+    else if (isMapping(entry) && typeof entry.package === 'string') {
+      const requirement: Requirement = { package: entry.package, pointer };
+      if (typeof entry.version === 'string') requirement.version = entry.version;
+      out.push(requirement);
+    }
+    // Other shapes are schema violations, reported by stage 1.
+  });
+  return out;
+}
+
+/**
+ * `spec.data: {$ref: file}` of a Process: the file (JSON or YAML, inside the package) is loaded once
+ * per package and attached to the object, with its own document for positions.
+ */
+async function attachDataSchema(
+  process: PackageObject,
+  path: string,
+  pkg: Package,
+  shownDir: string,
+  cache: Map<string, Promise<SourceDocument | string>>,
+  findings: Finding[],
+  show: (path: string) => string,
+): Promise<void> {
+  const data = process.spec.data;
+  if (!isMapping(data) || Object.keys(data).length !== 1 || typeof data.$ref !== 'string') return;
+  const ref = data.$ref;
+  if (ref.startsWith('#') || ref.includes('://')) return;
+  const fail = (message: string): void => {
+    findings.push(at(process.document, 'data_ref_invalid', '/spec/data/$ref', `data.$ref '${ref}' ${message}`));
+  };
+  const target = resolve(pkg.dir, dirname(path), ref);
+  if (!isInside(pkg.dir, target)) return fail('points outside the package');
+  let realTarget: string;
+  try {
+    realTarget = await realpath(target);
+    if (!(await stat(realTarget)).isFile()) throw new Error('not a file');
+  } catch {
+    return fail('— no such file in the package');
+  }
+  if (!isInside(pkg.dir, realTarget)) return fail('points outside the package');
+  let pending = cache.get(realTarget);
+  if (pending === undefined) {
+    const shown = show(join(shownDir, relative(pkg.dir, realTarget)));
+    pending = loadSourceFile(realTarget, shown).then((result) => {
+      findings.push(...result.findings);
+      return result.document ?? 'does not load (see the finding in that file)';
+    });
+    cache.set(realTarget, pending);
+  }
+  const document = await pending;
+  if (typeof document === 'string') return fail(document);
+  if (!isMapping(document.value)) return fail('— the process data schema is a JSON Schema object');
+  const schema: DataSchema = { ref, file: document.file, document };
+  process.data = schema;
+  if (!pkg.dataSchemas.some((known) => known.document === document)) pkg.dataSchemas.push(schema);
+}
+
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel);
+}
+
+export function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A file path as findings show it: relative to `cwd`, with `/`. */
+export function displayPath(cwd: string, path: string): string {
+  return relative(cwd, resolve(cwd, path)).split(sep).join('/');
+}
+
+function at(document: SourceDocument, code: string, pointer: string, message: string, hint?: string): Finding {
+  return loadError(code, document.file, document.locate(pointer), pointer, message, hint);
+}

@@ -1,0 +1,357 @@
+/**
+ * The strict YAML 1.2 loader: a package file becomes a JSON value plus the syntax tree that locates any
+ * node of it (compat-package-sdk-check.md §1.6). Every problem is an `invalid_yaml` finding at the
+ * offending node; nothing is thrown.
+ *
+ * | code         | severity | when                                                                                |
+ * |--------------|----------|-------------------------------------------------------------------------------------|
+ * | invalid_yaml | error    | not YAML (syntax), several documents, a non-JSON tag or value (`!!binary`, `.inf`), |
+ * |              |          | an integer over 1000 digits, a lone surrogate, a duplicate or non-scalar key,       |
+ * |              |          | an unknown anchor, a recursive alias, aliases expanding past 100 000 nodes          |
+ */
+import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Alias, Document, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import type { Finding, Span } from '../model/finding.js';
+import type { LoadResult, SourceDocument } from './document.js';
+import { lineStartsOf, loadError, positionAt, spanOf } from './load-finding.js';
+import { childPointer, pointerSegments } from './pointer.js';
+import { mapScalar } from './scalar-offsets.js';
+import type { ScalarStyle } from './scalar-offsets.js';
+import { findSuppressions } from './suppressions.js';
+import { collectionTagAllowed, keyText, NOT_JSON, resolvePlain, resolveTagged, shortTag } from './yaml-scalars.js';
+import type { ScalarResult } from './yaml-scalars.js';
+
+/** Nodes that aliases may add beyond those written (a "billion laughs" file stops here). */
+export const ALIAS_EXPANSION_LIMIT = 100_000;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Parses `text` (the contents of `file`) into a document, or into findings when it is not a package's YAML. */
+export function parseYaml(text: string, file: string): LoadResult {
+  const lineStarts = lineStartsOf(text);
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, {
+      schema: 'failsafe', // every scalar stays text: the package rules below decide what it is
+      resolveKnownTags: false,
+      uniqueKeys: false, // duplicates are found after keys are resolved (`012` and `12` are one key)
+      prettyErrors: false,
+      keepSourceTokens: false,
+    });
+  } catch (error) {
+    return { findings: [tooDeep(error, file)] };
+  }
+  if (doc.errors.length > 0) {
+    return {
+      findings: doc.errors.map((e) =>
+        loadError('invalid_yaml', file, spanOf(lineStarts, e.pos[0], e.pos[1]), '', sentence(e.message)),
+      ),
+    };
+  }
+  const builder = new ValueBuilder(file, lineStarts);
+  let value: unknown;
+  try {
+    value = builder.build(doc.contents, '');
+  } catch (error) {
+    return { findings: [tooDeep(error, file)] };
+  }
+  builder.finish();
+  if (builder.findings.length > 0) return { findings: builder.findings };
+  return { document: new YamlDocument(file, text, value, builder, doc, lineStarts), findings: [] };
+}
+
+/** A document nested so deeply that walking it exhausts the stack is refused like any other bad input. */
+function tooDeep(error: unknown, file: string): Finding {
+  if (!(error instanceof RangeError)) throw error;
+  return loadError('invalid_yaml', file, { line: 1, column: 1 }, '', 'the document is nested too deeply');
+}
+
+function sentence(message: string): string {
+  return message.replace(/\s+at line \d+, column \d+[\s\S]*$/, '').trim();
+}
+
+function isMergeKey(key: unknown): boolean {
+  return (
+    isScalar(key) &&
+    key.value === '<<' &&
+    key.type === 'PLAIN' &&
+    (key.tag === undefined || key.tag === 'tag:yaml.org,2002:merge')
+  );
+}
+
+function scalarResult(node: Scalar): ScalarResult {
+  const text = String(node.value);
+  if (node.tag !== undefined) return resolveTagged(node.tag, text);
+  return node.type === 'PLAIN' ? resolvePlain(text) : { value: text };
+}
+
+function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Turns the syntax tree into the JSON value, applying the scalar rules and the alias limits. */
+class ValueBuilder {
+  readonly findings: Finding[] = [];
+  readonly floats = new Set<string>();
+  /** Offsets of quoted and block scalars, in document order (a `#` there is not a comment). */
+  readonly textRanges: [number, number][] = [];
+  readonly anchors = new Map<string, Node>();
+  private readonly active = new Set<Node>();
+  private readonly sizes = new Map<Node, number>();
+  /** Above zero while copying an alias's target: its problems were reported where it is written. */
+  private expansion = 0;
+  private extraNodes = 0;
+  private overLimit?: { node: Alias; pointer: string };
+
+  constructor(
+    private readonly file: string,
+    private readonly lineStarts: readonly number[],
+  ) {}
+
+  build(node: unknown, pointer: string): unknown {
+    if (node === null || node === undefined) return null;
+    if (isAlias(node)) return this.alias(node, pointer);
+    const anchored = node as Node;
+    if (anchored.anchor !== undefined && this.expansion === 0) this.anchors.set(anchored.anchor, anchored);
+    if (isScalar(node)) return this.scalar(node, pointer);
+    if (isMap(node)) return this.within(node, () => this.map(node as YAMLMap.Parsed, pointer));
+    if (isSeq(node)) return this.within(node, () => this.seq(node as YAMLSeq.Parsed, pointer));
+    return null;
+  }
+
+  finish(): void {
+    if (this.overLimit !== undefined) {
+      const { node, pointer } = this.overLimit;
+      this.report(node, pointer, `aliases expand into ${this.extraNodes} more nodes — over the limit ${ALIAS_EXPANSION_LIMIT}`, true);
+    }
+  }
+
+  /** The key of a mapping entry as text, without reporting anything (for lookups). */
+  keyOf(key: unknown): string | undefined {
+    const node = isAlias(key) ? this.anchors.get(key.source) : key;
+    if (node === null || node === undefined) return 'null';
+    if (!isScalar(node)) return undefined;
+    const result = scalarResult(node);
+    return 'error' in result ? undefined : keyText(result.value, result.float);
+  }
+
+  private within<T>(node: Node, build: () => T): T {
+    this.active.add(node);
+    try {
+      return build();
+    } finally {
+      this.active.delete(node);
+    }
+  }
+
+  private scalar(node: Scalar, pointer: string): unknown {
+    const style = node.type as ScalarStyle | undefined;
+    if (style !== 'PLAIN' && this.expansion === 0 && node.range) this.textRanges.push([node.range[0], node.range[1]]);
+    const result = scalarResult(node);
+    if ('error' in result) return this.report(node, pointer, result.error);
+    if (result.float && Number.isInteger(result.value)) this.floats.add(pointer);
+    if (style === 'QUOTE_DOUBLE' && LONE_SURROGATE.test(result.value as string)) {
+      return this.report(node, pointer, `the string holds a lone surrogate (an unpaired \\uD800–\\uDFFF): ${NOT_JSON}`);
+    }
+    return result.value;
+  }
+
+  private map(node: YAMLMap.Parsed, pointer: string): unknown {
+    if (!collectionTagAllowed(node.tag, 'map')) return this.report(node, pointer, `value tagged ${shortTag(node.tag!)}: ${NOT_JSON}`);
+    const result: Record<string, unknown> = {};
+    const ownKeys = new Set<string>();
+    for (const pair of node.items) {
+      if (isMergeKey(pair.key)) continue;
+      const key = this.keyOf(pair.key);
+      if (key !== undefined) ownKeys.add(key);
+    }
+    const seen = new Map<string, Pair>();
+    for (const pair of node.items) {
+      if (isMergeKey(pair.key)) {
+        this.merge(pair.value, pointer, result, ownKeys);
+        continue;
+      }
+      const key = this.key(pair.key, pointer);
+      if (key === undefined) continue;
+      const first = seen.get(key);
+      if (first !== undefined) {
+        const at = positionAt(this.lineStarts, (first.key as Node).range![0]);
+        this.report(pair.key as Node, childPointer(pointer, key), `duplicate key '${key}' (first at line ${at.line}, column ${at.column})`);
+        continue;
+      }
+      seen.set(key, pair);
+      setKey(result, key, this.build(pair.value, childPointer(pointer, key)));
+    }
+    return result;
+  }
+
+  /** A reported mapping key; undefined when the key is not a JSON scalar. */
+  private key(key: unknown, pointer: string): string | undefined {
+    const node = isAlias(key) ? this.anchors.get(key.source) : key;
+    if (node === null || node === undefined) return 'null';
+    if (!isScalar(node)) {
+      this.report(key as Node, pointer, `a mapping key must be a string, a number, a boolean or null: ${NOT_JSON}`);
+      return undefined;
+    }
+    const result = scalarResult(node);
+    if ('error' in result) {
+      this.report(key as Node, pointer, result.error);
+      return undefined;
+    }
+    if (node.type === 'QUOTE_DOUBLE' && LONE_SURROGATE.test(String(result.value))) {
+      this.report(key as Node, pointer, `the key holds a lone surrogate (an unpaired \\uD800–\\uDFFF): ${NOT_JSON}`);
+      return undefined;
+    }
+    return keyText(result.value, result.float);
+  }
+
+  /** `<<: *base` or `<<: [*a, *b]`: keys written in the mapping win, then earlier sources over later ones. */
+  private merge(value: unknown, pointer: string, into: Record<string, unknown>, ownKeys: ReadonlySet<string>): void {
+    const sources = isSeq(value) ? value.items : [value];
+    for (const source of sources) {
+      const target = isAlias(source) ? this.anchors.get(source.source) : source;
+      if (!isMap(target)) {
+        this.report((source ?? value) as Node, pointer, 'a merge key << takes a mapping, an alias of one, or a list of them');
+        continue;
+      }
+      const merged = this.build(source, pointer);
+      if (merged === null || typeof merged !== 'object') continue;
+      for (const [key, entry] of Object.entries(merged)) {
+        if (ownKeys.has(key) || Object.prototype.hasOwnProperty.call(into, key)) this.dropFloats(childPointer(pointer, key));
+        else setKey(into, key, entry);
+      }
+    }
+  }
+
+  private dropFloats(prefix: string): void {
+    for (const pointer of this.floats) {
+      if (pointer === prefix || pointer.startsWith(`${prefix}/`)) this.floats.delete(pointer);
+    }
+  }
+
+  private seq(node: YAMLSeq.Parsed, pointer: string): unknown {
+    if (!collectionTagAllowed(node.tag, 'seq')) return this.report(node, pointer, `value tagged ${shortTag(node.tag!)}: ${NOT_JSON}`);
+    return node.items.map((item, index) => this.build(item, childPointer(pointer, index)));
+  }
+
+  private alias(node: Alias, pointer: string): unknown {
+    const target = this.anchors.get(node.source);
+    if (target === undefined) return this.report(node, pointer, `unknown anchor '${node.source}': an alias refers to an anchor (&${node.source}) written before it`);
+    if (this.active.has(target)) return this.report(node, pointer, 'recursive alias: the node contains itself');
+    // The size of the outermost alias already counts the aliases nested in its target.
+    if (this.expansion === 0) this.extraNodes += this.sizeOf(target, new Set());
+    if (this.extraNodes > ALIAS_EXPANSION_LIMIT) {
+      this.overLimit ??= { node, pointer };
+      return null;
+    }
+    this.expansion++;
+    try {
+      return this.build(target, pointer);
+    } finally {
+      this.expansion--;
+    }
+  }
+
+  /** Nodes of the tree under `node`, aliases counted as what they expand to. */
+  private sizeOf(node: unknown, visiting: Set<unknown>): number {
+    if (node === null || node === undefined || visiting.has(node)) return 1;
+    if (isAlias(node)) return this.sizeOf(this.anchors.get(node.source), visiting);
+    const known = this.sizes.get(node as Node);
+    if (known !== undefined) return known;
+    visiting.add(node);
+    let size = 1;
+    if (isMap(node)) for (const pair of node.items) size += this.sizeOf(pair.key, visiting) + this.sizeOf(pair.value, visiting);
+    else if (isSeq(node)) for (const item of node.items) size += this.sizeOf(item, visiting);
+    visiting.delete(node);
+    this.sizes.set(node as Node, size);
+    return size;
+  }
+
+  private report(node: Node, pointer: string, message: string, always = false): null {
+    if (this.expansion > 0 && !always) return null;
+    const [start, end] = node.range ?? [0, 0];
+    this.findings.push(loadError('invalid_yaml', this.file, spanOf(this.lineStarts, start, end), pointer, message));
+    return null;
+  }
+}
+
+/** A loaded YAML file: the value, and the tree kept to locate nodes of it. */
+class YamlDocument implements SourceDocument {
+  readonly floats: ReadonlySet<string>;
+  readonly suppressions: ReadonlyMap<number, readonly string[]>;
+  private readonly root: unknown;
+  private readonly anchors: ReadonlyMap<string, Node>;
+
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly value: unknown,
+    private readonly builder: ValueBuilder,
+    doc: Document.Parsed,
+    private readonly lineStarts: readonly number[],
+  ) {
+    this.floats = builder.floats;
+    this.root = doc.contents;
+    this.anchors = builder.anchors;
+    this.suppressions = findSuppressions(text, lineStarts, builder.textRanges);
+  }
+
+  locate(pointer: string, part: 'key' | 'value' = 'value'): Span {
+    const found = this.find(pointer);
+    const useKey = found.key !== undefined && (part === 'key' || !found.complete || !hasRange(found.node));
+    const at = useKey ? found.key : found.node;
+    if (!hasRange(at)) return { line: 1, column: 1 };
+    return spanOf(this.lineStarts, at.range[0], at.range[1]);
+  }
+
+  locateInScalar(pointer: string, offset: number): Span {
+    const found = this.find(pointer);
+    const node = isAlias(found.node) ? this.anchors.get(found.node.source) : found.node;
+    if (!found.complete || !isScalar(node) || !hasRange(node) || node.type === undefined) return this.locate(pointer);
+    const expected = String(node.value);
+    const map = mapScalar(this.text, node.range[0], node.range[1], node.type as ScalarStyle).find((m) => m.value === expected);
+    if (map === undefined) return this.locate(pointer);
+    const index = Math.max(0, Math.min(offset, expected.length));
+    const at = map.offsets[index]!;
+    return spanOf(this.lineStarts, at, index < expected.length ? at + 1 : at);
+  }
+
+  /** The node at `pointer`, or the deepest node on its way (`complete: false`). */
+  private find(pointer: string): { node: unknown; key?: unknown; complete: boolean } {
+    let node: unknown = this.root;
+    let key: unknown;
+    for (const segment of pointerSegments(pointer)) {
+      const next = this.child(node, segment);
+      if (next === undefined) return { node, key, complete: false };
+      ({ node, key } = next);
+    }
+    return { node, key, complete: true };
+  }
+
+  private child(parent: unknown, segment: string, visiting = new Set<unknown>()): { node: unknown; key?: unknown } | undefined {
+    const node = isAlias(parent) ? this.anchors.get(parent.source) : parent;
+    if (visiting.has(node)) return undefined;
+    visiting.add(node);
+    if (isSeq(node)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(segment)) return undefined;
+      const item = node.items[Number(segment)];
+      return item === undefined ? undefined : { node: item };
+    }
+    if (!isMap(node)) return undefined;
+    const merges: unknown[] = [];
+    for (const pair of node.items) {
+      if (isMergeKey(pair.key)) merges.push(...(isSeq(pair.value) ? pair.value.items : [pair.value]));
+      else if (this.builder.keyOf(pair.key) === segment) return { node: pair.value, key: pair.key };
+    }
+    for (const source of merges) {
+      const found = this.child(source, segment, visiting);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+}
+
+function hasRange(node: unknown): node is Node & { range: [number, number, number] } {
+  return node !== null && typeof node === 'object' && Array.isArray((node as Node).range);
+}

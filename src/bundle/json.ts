@@ -141,8 +141,7 @@ export function parseJson(text: string): ParsedJson {
     pos += 6;
     if (unit >= 0xdc00 && unit <= 0xdfff) fail('lone trailing surrogate in hex escape', pos - 6);
     if (unit < 0xd800 || unit > 0xdbff) return String.fromCharCode(unit);
-    if (text.slice(pos, pos + 2) !== '\\u') fail('unexpected end of hex escape', pos);
-    const low = hex4(pos + 2);
+    const low = text.slice(pos, pos + 2) === '\\u' ? hex4(pos + 2) : -1;
     if (!isLowSurrogate(low)) fail('lone leading surrogate in hex escape', pos - 6);
     pos += 6;
     return String.fromCharCode(unit, low);

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { bundleDigest, canonicalBundleBytes, canonicalJson, JsonSyntaxError, parseJson } from '../../src/bundle/index.js';
+import { referenceText } from './helpers.js';
+
+const canonical = (text: string) => new TextDecoder().decode(canonicalBundleBytes(text));
+
+describe('canonical JSON (compat-kernos §2.1)', () => {
+  it.each([
+    ['{"b": 1, "a": {"z": [1, 2, {"y": null}], "c": true}}', '{"a":{"c":true,"z":[1,2,{"y":null}]},"b":1}'],
+    ['{"s": "a\\"b\\\\c\\n\\t\\u0001é", "i": 7250, "f": 7250.5, "n": -3, "z": 0.1}', '{"f":7250.5,"i":7250,"n":-3,"s":"a\\"b\\\\c\\n\\t\\u0001é","z":0.1}'],
+    ['{"x": 1}', '{"x":1}'],
+    ['{"\\ud83d\\ude00": 1, "～": 2}', '{"😀":1,"～":2}'],
+  ])('repository vector %s', (input, expected) => {
+    expect(canonical(input)).toBe(expected);
+  });
+
+  it.each([
+    ['{"total":1250.0}', '{"total":1250.0}', '5f622b18788a75890f664648443d85bd18c8cc8d2b5bf914b472cdfaa2c75fd6'],
+    ['{"total":1250}', '{"total":1250}', '00c40daa84497e66158c30929395d2dd395946e405345e9f76ffc0cb2813b71d'],
+    ['{"é":1,"z":2,"😀":3,"～":4,"A":5,"a":[0.1,-0.0,1e16,1.5e-7]}', '{"A":5,"a":[0.1,-0.0,1e+16,1.5e-7],"z":2,"é":1,"😀":3,"～":4}',
+      '2bb2f229a587f8d15a062f4f9c7e96c78a81b7bda130a6ffa915c9ab0d281f5f'],
+  ])('computed vector %s', (input, expected, sha) => {
+    expect(canonical(input)).toBe(expected);
+    expect(bundleDigest(input)).toBe(sha);
+  });
+
+  it('reproduces the reference bundle: 11 233 bytes, sha256 6e39…b6e9', () => {
+    const bytes = canonicalBundleBytes(referenceText());
+    expect(bytes.length).toBe(11233);
+    const text = new TextDecoder().decode(bytes);
+    expect(text.startsWith('{"department":"finance","description":"Invoice intake, coding and posting for Halcyon Provisions.","format":"kernos.bundle/1","mock":{"code":{"account":"5100","')).toBe(true);
+    expect(text.endsWith(',"id":"boom","kind":"tool","tool":"test.fail"}]}}}')).toBe(true);
+    expect(bundleDigest(referenceText())).toBe('6e3923331cd7bf271c2d53d2e90365ea62c739f17a7a85b6e3fc4c18b641b6e9');
+  });
+
+  it('changes the digest when one character of the description changes (the A11 tamper)', () => {
+    const tampered = referenceText().replace('Halcyon Provisions."', 'Halcyon Provisions!"');
+    expect(bundleDigest(tampered)).toBe('20f56fe248c00f3b8610f58cc9f2fd1f7bf14dd10a04e77a23febca87ddc6cdf');
+  });
+
+  it('hashes the empty input as SHA-256 does', async () => {
+    const { sha256Hex } = await import('../../src/bundle/index.js');
+    expect(sha256Hex(new Uint8Array())).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+
+  it.each([
+    ['-0', '-0.0'], ['0.0', '0.0'], ['100.0', '100.0'], ['1000000000000000.0', '1000000000000000.0'], ['1234567890123456.8', '1234567890123456.8'],
+    ['0.00001', '0.00001'], ['0.000001', '1e-6'], ['1e21', '1e+21'], ['5e-324', '5e-324'], ['1.7976931348623157e308', '1.7976931348623157e+308'],
+    ['18446744073709551615', '18446744073709551615'], ['18446744073709551616', '1.8446744073709552e+19'],
+    ['-9223372036854775808', '-9223372036854775808'], ['-9223372036854775809', '-9.223372036854776e+18'], ['1E2', '100.0'],
+  ])('prints the number %s as serde_json does: %s', (lexeme, expected) => {
+    expect(canonical(`[${lexeme}]`)).toBe(`[${expected}]`);
+  });
+
+  it('keeps the last of repeated keys, as serde_json does', () => {
+    expect(canonical('{"a":1,"a":2}')).toBe('{"a":2}');
+  });
+
+  it('treats __proto__ as an ordinary key', () => {
+    expect(canonicalJson(parseJson('{"__proto__":{"x":1},"a":[]}').value)).toBe('{"__proto__":{"x":1},"a":[]}');
+  });
+
+  it.each([
+    ['{"a":1,}', 1, 8], ['[1, 2', 1, 6], ['{"a": 01}', 1, 8], ['"\\ud800"', 1, 2], ['[1e400]', 1, 2], ['{"a":1} x', 1, 9], ['\n\n  nope', 3, 3],
+  ])('rejects %j with a line and column', (text, line, column) => {
+    try {
+      canonicalBundleBytes(text);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(JsonSyntaxError);
+      expect(error).toMatchObject({ line, column });
+    }
+  });
+
+  it('refuses nesting deeper than 128, as serde_json does', () => {
+    expect(() => canonicalBundleBytes('['.repeat(129) + ']'.repeat(129))).toThrow(/recursion limit/);
+    expect(canonical('['.repeat(128) + ']'.repeat(128))).toBe('['.repeat(128) + ']'.repeat(128));
+  });
+});

@@ -132,13 +132,22 @@ export class Mirror {
       trimmed: false,
       unsafe: ENV_CATEGORIES_OF_THE_USER,
     };
-    return simpleGit(options).env({
-      ...process.env,
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_LITERAL_PATHSPECS: '1',
-      GIT_DIR: baseDir, // never discover an enclosing repository
-    });
+    return simpleGit(options).env(gitEnvironment(baseDir));
   }
+}
+
+/** Editors, pagers and diff tools are never run by these commands; simple-git refuses them in the environment. */
+const UNUSED_PROGRAMS = ['EDITOR', 'VISUAL', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'PAGER', 'GIT_PAGER', 'GIT_EXTERNAL_DIFF'];
+
+function gitEnvironment(gitDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of UNUSED_PROGRAMS) delete env[name];
+  return {
+    ...env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_LITERAL_PATHSPECS: '1',
+    GIT_DIR: gitDir, // never discover an enclosing repository
+  };
 }
 
 function asGitError(error: unknown): GitError {

@@ -1,0 +1,124 @@
+/**
+ * Which fields of a View or a Component are CEL expressions, as data (`VIEW_FIELDS`, read like `PROCESS_FIELDS`),
+ * plus `viewExpressions` that walks a screen spec by it and `viewProfile` that builds its environment's profile.
+ *
+ * Screen expressions see `data` (the fields of the source's records: a process's data), `param.<name>` (the
+ * view's params and the `id` of the record it was opened for; a component's params) and `settings`. A view over
+ * a process also sees the record's own fields at the top level (`status`, `stage`, `id`, …). Aggregates
+ * (`count()`, `sum(x)`, …) are allowed only in metrics and chart blocks.
+ */
+import { childPointer } from '../load/pointer.js';
+import type { Profile } from './environment.js';
+import type { Expected } from './process-fields.js';
+import { entriesOf, isRecord, selectPath } from './json-path.js';
+import type { JsonSchema } from './types.js';
+
+export interface ViewField {
+  expected: Expected;
+  /** Every value of the mapping at the path is an expression. */
+  map?: true;
+  /** Aggregates over the records are allowed here. */
+  aggregates?: true;
+}
+
+/** Fields of the spec (`source/filter`) and of each layout block (`layout/*` + the path here). */
+export const VIEW_FIELDS: { spec: Readonly<Record<string, ViewField>>; block: Readonly<Record<string, ViewField>> } = {
+  spec: {
+    'source/filter': { expected: 'bool' },
+    'source/instance': { expected: 'string' },
+  },
+  block: {
+    'columns/*/value': { expected: undefined },
+    'items/*/value': { expected: undefined, aggregates: true },
+    'card/fields/*/value': { expected: undefined },
+    value: { expected: undefined, aggregates: true },
+    'open/id': { expected: undefined },
+    'open/params': { expected: undefined, map: true },
+    with: { expected: undefined, map: true },
+    input: { expected: undefined, map: true },
+    'knowledge/key': { expected: 'string' },
+  },
+};
+
+/** Blocks whose `items[].value` / `value` aggregate; elsewhere (`fields` items) the same paths do not. */
+const AGGREGATING_BLOCKS = new Set(['metrics', 'chart']);
+
+export interface ViewExpression {
+  pointer: string;
+  source: string;
+  expected: Expected;
+  /** Check with a profile that has `aggregates: true`. */
+  aggregates: boolean;
+}
+
+/** Fields of one record of a process source, seen at the top level of a view's expressions. */
+export const PROCESS_RECORD_SCHEMA: Readonly<Record<string, JsonSchema>> = {
+  id: { type: 'string' },
+  key: { type: 'string' },
+  version: { type: 'integer' },
+  status: { type: 'string' },
+  stage: { type: 'string' },
+  slaState: { type: 'string' },
+  startedAt: { type: 'string', format: 'date-time' },
+};
+
+const PARAM_TYPES: Readonly<Record<string, JsonSchema>> = {
+  string: { type: 'string' },
+  integer: { type: 'integer' },
+  number: { type: 'number' },
+  boolean: { type: 'boolean' },
+  date: { type: 'string' },
+  datetime: { type: 'string', format: 'date-time' },
+  uuid: { type: 'string' },
+};
+
+export interface ViewProfileOptions {
+  /** The data schema of the source process (its `spec.data`, `$ref`s resolved). */
+  data?: JsonSchema;
+  /** The package settings schema. */
+  settings?: JsonSchema;
+  /** The view's source is a process: its records' own fields are variables. */
+  processSource?: boolean;
+}
+
+/**
+ * The profile of a View (`kind: 'View'`) or a Component. Params typed by a schema (`params.<n>.schema`) must
+ * have their `$ref`s resolved by the caller.
+ */
+export function viewProfile(kind: 'View' | 'Component', spec: unknown, options: ViewProfileOptions = {}): Profile {
+  const params: Record<string, JsonSchema> = kind === 'View' ? { id: { type: 'string' } } : {};
+  const declared = isRecord(spec) && isRecord(spec.params) ? spec.params : {};
+  for (const [name, param] of Object.entries(declared)) {
+    if (!isRecord(param)) continue;
+    params[name] = isRecord(param.schema) ? param.schema : PARAM_TYPES[String(param.type)] ?? {};
+  }
+  const profile: Profile = { kind: 'view', params };
+  if (options.data !== undefined) profile.data = options.data;
+  if (options.settings !== undefined) profile.settings = options.settings;
+  if (options.processSource === true) profile.extraVariables = PROCESS_RECORD_SCHEMA;
+  return profile;
+}
+
+/** Every expression of a View or Component spec, in document order. */
+export function viewExpressions(spec: unknown, pointer = '/spec'): ViewExpression[] {
+  const found: ViewExpression[] = [];
+  if (!isRecord(spec)) return found;
+  collect(found, spec, pointer, VIEW_FIELDS.spec, false);
+  const layout = Array.isArray(spec.layout) ? spec.layout : [];
+  layout.forEach((block, i) => {
+    if (isRecord(block)) collect(found, block, childPointer(`${pointer}/layout`, i), VIEW_FIELDS.block, AGGREGATING_BLOCKS.has(String(block.block)));
+  });
+  return found;
+}
+
+function collect(found: ViewExpression[], owner: Record<string, unknown>, pointer: string, fields: Readonly<Record<string, ViewField>>, aggregating: boolean): void {
+  for (const [path, field] of Object.entries(fields)) {
+    for (const [value, at] of selectPath(owner, path.split('/'), pointer)) {
+      const aggregates = aggregating && field.aggregates === true;
+      const entries = field.map === true ? entriesOf(value, at) : [[value, at] as [unknown, string]];
+      for (const [source, where] of entries) {
+        if (typeof source === 'string') found.push({ pointer: where, source, expected: field.expected, aggregates });
+      }
+    }
+  }
+}

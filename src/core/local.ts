@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { RunningCore } from './server/server.js';
+
+export interface LocalCoreOptions {
+  /** Where the state lives; default `.package-sdk/core` under the working directory. */
+  dataDir?: string;
+  /** Bearer token clients must send; default a fresh random one. */
+  token?: string;
+  /** `info.version` of /openapi.json; default 0.10.0. */
+  version?: string;
+}
+
+export const DEFAULT_LOCAL_CORE_DIR = '.package-sdk/core';
+
+/**
+ * The embedded core behind `--server local` (plan, apply, test, bundle): a local core on a free loopback
+ * port. Stop it when done; its state stays in `dataDir` for the next run.
+ */
+export async function startLocalCore(options: LocalCoreOptions = {}): Promise<{ url: string; token: string; stop(): Promise<void> }> {
+  const { startCoreServer } = await import('./server/server.js');
+  const core: RunningCore = await startCoreServer({
+    dataDir: resolve(options.dataDir ?? DEFAULT_LOCAL_CORE_DIR),
+    token: options.token ?? randomBytes(24).toString('base64url'),
+    ...(options.version ? { version: options.version } : {}),
+    host: '127.0.0.1',
+    port: 0,
+  });
+  return { url: core.url, token: core.token, stop: core.stop };
+}

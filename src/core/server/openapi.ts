@@ -1,0 +1,47 @@
+import type { Route } from './route.js';
+import { COMPONENT_SCHEMAS } from './schemas.js';
+
+const TAGS: Record<Route['api'], string> = { core: 'core', notifications: 'notification-service', kernos: 'kernos', admin: 'admin' };
+
+/**
+ * `GET /openapi.json`: the routes this core serves, from the route table itself, so the document cannot
+ * drift from the server. Clients read `info.version` (engines) and the kinds `POST /packages:record`
+ * accepts.
+ */
+export function openApiDocument(routes: readonly Route[], version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const operation: Record<string, unknown> = {
+      summary: route.summary,
+      operationId: operationId(route),
+      tags: [TAGS[route.api]],
+      parameters: [
+        ...[...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
+        ...(route.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, schema: { type: q.type }, ...(q.description ? { description: q.description } : {}) })),
+      ],
+      responses: {
+        [String(route.status ?? 200)]: {
+          description: 'Success',
+          ...(route.response ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.response}` } } } } : {}),
+        },
+        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
+      },
+    };
+    if (route.request) {
+      operation.requestBody = { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.request}` } } } };
+    }
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'control-plane', version, description: 'The local core of package-sdk: the routes plan, apply, test and bundle use.' },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: { schemas: COMPONENT_SCHEMAS, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+  };
+}
+
+function operationId(route: Route): string {
+  return `${route.method.toLowerCase()}_${route.path.replace(/^\/(api\/)?/, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/_+$/, '')}`;
+}

@@ -1,0 +1,263 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CoreError, errorBody } from './errors.js';
+import { openApiDocument } from './openapi.js';
+import { type Api, type CompiledRoute, type Reply, type Route, type RouteContext, compileRoute } from './route.js';
+import { loadBundleSupport } from './routes/bundles.js';
+import { ensureBuiltInTaskType } from './routes/catalog.js';
+import { ROUTES } from './routes/index.js';
+import { type Seed, applySeed } from './seed.js';
+import type { CoreState, PackageTester } from './state.js';
+import { Store } from './store.js';
+import { schemaCheck } from './validate.js';
+
+/** Each service names a bad token its own way (compat-package-sdk-install §6.1, compat-kernos §4). */
+const UNAUTHORIZED_CODE: Record<Api, string> = { core: 'invalid_credentials', admin: 'invalid_credentials', notifications: 'invalid_token', kernos: 'unauthorized' };
+
+export const DEFAULT_CORE_VERSION = '0.10.0';
+/** Package files may be up to 1000 × 1 MB; a request beyond this is refused before it is read whole. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export interface CoreServerOptions {
+  dataDir: string;
+  token: string;
+  /** `info.version` of /openapi.json (default 0.10.0). */
+  version?: string;
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  seed?: Seed;
+  /** The engine behind `POST /packages:test`; without it the route answers 501. */
+  packageTester?: PackageTester;
+}
+
+export interface RunningCore {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  token: string;
+  dataDir: string;
+  version: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the local core: opens (or creates) the store under `dataDir` and listens on loopback. */
+export async function startCoreServer(options: CoreServerOptions): Promise<RunningCore> {
+  const store = Store.open(options.dataDir);
+  try {
+    if (options.seed) applySeed(store, options.seed);
+    ensureBuiltInTaskType(store);
+    const state: CoreState = {
+      version: options.version ?? DEFAULT_CORE_VERSION,
+      dataDir: options.dataDir,
+      ...(options.packageTester ? { packageTester: options.packageTester } : {}),
+      bundles: loadBundleSupport(options.dataDir),
+    };
+    const handler = createDispatcher(store, state, options.token);
+    const server = createServer((req, res) => void handler(req, res));
+    server.keepAliveTimeout = 5_000;
+    await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return {
+      url: `http://${host}:${address.port}`,
+      token: options.token,
+      dataDir: options.dataDir,
+      version: state.version,
+      stop: () => stop(server, store),
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function stop(server: Server, store: Store): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => {
+      store.close();
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+interface Matched {
+  compiled: CompiledRoute;
+  params: Record<string, string>;
+}
+
+/** The request pipeline: auth, route, body, idempotency, validation, one transaction, reply. */
+export function createDispatcher(store: Store, state: CoreState, token: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const compiled = ROUTES.map(compileRoute).sort((a, b) => b.specificity - a.specificity);
+  const openapi = JSON.stringify(openApiDocument(ROUTES, state.version));
+  const expectedAuth = Buffer.from(`Bearer ${token}`);
+
+  return async (req, res) => {
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? '/', 'http://core.local');
+    const api = apiOf(url.pathname);
+    try {
+      if (!authorized(req, expectedAuth)) {
+        throw new CoreError(401, UNAUTHORIZED_CODE[api], 'a valid bearer token is required (Authorization: Bearer <token>)');
+      }
+      if (url.pathname === '/openapi.json' && req.method === 'GET') {
+        send(res, { status: 200, body: undefined }, openapi);
+        return;
+      }
+      const matched = match(compiled, req.method ?? 'GET', url.pathname);
+      const rawBody = await readBody(req);
+      const reply = await handle(matched, req, url, rawBody, store, state);
+      send(res, reply);
+    } catch (error) {
+      send(res, failure(error, api, requestId));
+    }
+  };
+}
+
+function apiOf(pathname: string): Api {
+  if (pathname.startsWith('/v1/')) return 'kernos';
+  if (pathname.startsWith('/api/v1/notification-rules')) return 'notifications';
+  if (pathname.startsWith('/admin/')) return 'admin';
+  return 'core';
+}
+
+function authorized(req: IncomingMessage, expected: Buffer): boolean {
+  const sent = Buffer.from(req.headers.authorization ?? '');
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
+}
+
+function match(compiled: readonly CompiledRoute[], method: string, pathname: string): Matched {
+  let pathMatched = false;
+  for (const candidate of compiled) {
+    const found = candidate.pattern.exec(pathname);
+    if (!found) continue;
+    pathMatched = true;
+    if (candidate.route.method !== method) continue;
+    const params: Record<string, string> = {};
+    candidate.names.forEach((name, i) => {
+      params[name] = decodeParam(found[i + 1]!);
+    });
+    return { compiled: candidate, params };
+  }
+  if (pathMatched) throw new CoreError(405, 'method_not_allowed', `${method} is not allowed on ${pathname}`);
+  throw new CoreError(404, 'not_found', `no route ${method} ${pathname}`);
+}
+
+function decodeParam(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new CoreError(400, 'invalid_path', `the path segment '${text}' is not valid percent-encoding`);
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new CoreError(413, 'payload_too_large', `the request body is larger than ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function handle(matched: Matched, req: IncomingMessage, url: URL, rawBody: string, store: Store, state: CoreState): Reply | Promise<Reply> {
+  const { route } = matched.compiled;
+  const body = parseBody(route, rawBody);
+  const ctx: RouteContext = { params: matched.params, query: url.searchParams, body, rawBody, headers: req.headers, store, state };
+  if (route.method === 'GET') return route.handle(ctx);
+  const idempotencyKey = headerValue(req.headers['idempotency-key']);
+  if (idempotencyKey === undefined && route.requiresIdempotencyKey) {
+    throw new CoreError(400, 'idempotency_key_required', `${route.method} ${route.path} requires an Idempotency-Key header`);
+  }
+  const requestHash = createHash('sha256').update(`${route.method} ${url.pathname}${url.search}\n${rawBody}`).digest('hex');
+  if (idempotencyKey !== undefined) {
+    const stored = store.storedReply(idempotencyKey);
+    if (stored) return replay(stored, requestHash, idempotencyKey);
+  }
+  validateBody(route, body);
+  if (route.transactional === false) return route.handle(ctx);
+  try {
+    return store.transaction(() => {
+      const reply = route.handle(ctx);
+      if (reply instanceof Promise) throw new Error(`${route.method} ${route.path}: a transactional handler must be synchronous`);
+      if (idempotencyKey !== undefined) store.storeReply(idempotencyKey, { requestHash, status: reply.status ?? 200, body: reply.body, headers: reply.headers ?? {} });
+      return reply;
+    });
+  } catch (error) {
+    // A refused write is an answer too: the same key gets it again, and still nothing is written.
+    if (error instanceof CoreError && idempotencyKey !== undefined && error.status < 500) {
+      const refusal = errorBody(error, undefined);
+      store.transaction(() => store.storeReply(idempotencyKey, { requestHash, status: error.status, body: refusal, headers: {} }));
+    }
+    throw error;
+  }
+}
+
+function replay(stored: { requestHash: string; status: number; body: unknown; headers: Record<string, string> }, requestHash: string, key: string): Reply {
+  if (stored.requestHash !== requestHash) {
+    throw new CoreError(422, 'idempotency_key_reused', `Idempotency-Key ${key} was used for a different request`);
+  }
+  return { status: stored.status, body: stored.body, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text === '' ? undefined : text;
+}
+
+function parseBody(route: Route, rawBody: string): unknown {
+  if (rawBody.trim() === '') return undefined;
+  try {
+    return JSON.parse(rawBody);
+  } catch (error) {
+    throw new CoreError(400, 'invalid_json', `the request body is not JSON: ${(error as Error).message}`, route.api === 'kernos' ? {} : { route: route.path });
+  }
+}
+
+function validateBody(route: Route, body: unknown): void {
+  if (!route.request) return;
+  if (body === undefined) {
+    throw route.api === 'kernos'
+      ? new CoreError(400, 'invalid_json', 'a JSON body is required')
+      : new CoreError(422, 'validation_error', 'a JSON body is required', { errors: [{ path: '', message: 'body is required' }] });
+  }
+  const problems = schemaCheck(route.request)(body);
+  if (problems.length === 0) return;
+  // Kernos maps every body that does not deserialize into its struct to 400 invalid_json (compat-kernos §4).
+  if (route.api === 'kernos') throw new CoreError(400, 'invalid_json', `the request body does not match: ${problems[0]!.message}`);
+  throw new CoreError(422, 'validation_error', problems[0]!.message, { errors: problems });
+}
+
+function failure(error: unknown, api: Api, requestId: string): Reply {
+  if (error instanceof CoreError) return { status: error.status, body: errorBody(error, api === 'kernos' ? undefined : requestId) };
+  process.stderr.write(`core: internal error (request ${requestId}): ${(error as Error).stack ?? String(error)}\n`);
+  const internal = new CoreError(500, 'internal_error', 'the local core failed on this request; please report it with the server log');
+  return { status: 500, body: errorBody(internal, api === 'kernos' ? undefined : requestId) };
+}
+
+function send(res: ServerResponse, reply: Reply, preRendered?: string): void {
+  if (res.headersSent) return;
+  const text = preRendered ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+  res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...reply.headers });
+  res.end(text);
+}

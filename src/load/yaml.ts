@@ -48,7 +48,7 @@ export function parseYaml(text: string, file: string): LoadResult {
       ),
     };
   }
-  const builder = new ValueBuilder(file, lineStarts);
+  const builder = new ValueBuilder(file, text, lineStarts);
   let value: unknown;
   try {
     value = builder.build(doc.contents, '');
@@ -67,6 +67,7 @@ function tooDeep(error: unknown, file: string): Finding {
 }
 
 function sentence(message: string): string {
+  if (/call stack/i.test(message)) return 'the document is nested too deeply';
   return message.replace(/\s+at line \d+, column \d+[\s\S]*$/, '').trim();
 }
 
@@ -106,6 +107,7 @@ class ValueBuilder {
 
   constructor(
     private readonly file: string,
+    private readonly text: string,
     private readonly lineStarts: readonly number[],
   ) {}
 
@@ -271,9 +273,27 @@ class ValueBuilder {
   private report(node: Node, pointer: string, message: string, always = false): null {
     if (this.expansion > 0 && !always) return null;
     const [start, end] = node.range ?? [0, 0];
-    this.findings.push(loadError('invalid_yaml', this.file, spanOf(this.lineStarts, start, end), pointer, message));
+    const from = node.tag === undefined ? start : propertyStart(this.text, start);
+    this.findings.push(loadError('invalid_yaml', this.file, spanOf(this.lineStarts, from, end), pointer, message));
     return null;
   }
+}
+
+/**
+ * Where a tagged node starts: the parser's range begins after the tag (and the anchor), but the tag
+ * is what a finding about it must underline. Scans back over `!tag` and `&anchor` before `start`.
+ */
+function propertyStart(text: string, start: number): number {
+  let from = start;
+  for (let properties = 0; properties < 2; properties++) {
+    let end = from;
+    while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+    let begin = end;
+    while (begin > 0 && !/[\s,[{:]/.test(text[begin - 1]!)) begin--;
+    if (begin === end || (text[begin] !== '!' && text[begin] !== '&')) break;
+    from = begin;
+  }
+  return from;
 }
 
 /** A loaded YAML file: the value, and the tree kept to locate nodes of it. */

@@ -1,0 +1,107 @@
+/**
+ * The package graph that every check reads: packages in dependency order, their objects indexed by kind
+ * and identity, and visibility — an object sees its own package and the transitive closure of its
+ * `requires`, never the other packages of the installation (compat-package-sdk-check.md §1.4).
+ */
+import type { SourceDocument } from '../load/document.js';
+import type { Finding } from './finding.js';
+import type { Installation } from './installation.js';
+import type { ObjectKind } from './kinds.js';
+import type { Package, PackageObject } from './package.js';
+
+/** A file given on its own as a target (a single object, a test, any JSON or YAML document). */
+export interface LooseFile {
+  /** `test` for `*.test.yaml`; `object` for a document with `apiVersion` and `kind`; else `document`. */
+  role: 'object' | 'test' | 'document';
+  file: string;
+  document: SourceDocument;
+}
+
+export class Workspace {
+  private readonly byKey: ReadonlyMap<string, Package>;
+  private readonly index = new Map<string, Map<string, PackageObject>>();
+  private readonly closures = new Map<string, readonly string[]>();
+
+  constructor(
+    /** Dependency order: a package comes after everything it requires. */
+    readonly packages: readonly Package[],
+    /** Every load problem, in the order found. */
+    readonly findings: readonly Finding[],
+    readonly files: readonly LooseFile[] = [],
+    readonly installation?: Installation,
+  ) {
+    this.byKey = new Map(packages.map((pkg) => [pkg.key, pkg]));
+    for (const pkg of packages) {
+      const own = new Map<string, PackageObject>();
+      for (const object of pkg.objects) if (!own.has(object.ref)) own.set(object.ref, object);
+      this.index.set(pkg.key, own);
+    }
+  }
+
+  package(key: string): Package | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** Every object of every package, in dependency then file order; only those of `kind` when given. */
+  objects(kind?: ObjectKind): PackageObject[] {
+    const all = this.packages.flatMap((pkg) => pkg.objects);
+    return kind === undefined ? all : all.filter((object) => object.kind === kind);
+  }
+
+  /** Keys of the packages `key` requires, directly or not, in dependency order (without `key` itself). */
+  requiresClosure(key: string): readonly string[] {
+    const known = this.closures.get(key);
+    if (known !== undefined) return known;
+    const closure: string[] = [];
+    const seen = new Set<string>([key]);
+    const visit = (current: string): void => {
+      for (const requirement of this.byKey.get(current)?.requires ?? []) {
+        if (seen.has(requirement.package) || !this.byKey.has(requirement.package)) continue;
+        seen.add(requirement.package);
+        visit(requirement.package);
+        closure.push(requirement.package);
+      }
+    };
+    visit(key);
+    this.closures.set(key, closure);
+    return closure;
+  }
+
+  /** The packages whose objects package `key` sees: itself first, then its requires closure. */
+  visiblePackages(key: string): readonly string[] {
+    return [key, ...this.requiresClosure(key)];
+  }
+
+  /**
+   * The object `kind`/`id` as package `from` sees it (its own first), or undefined. `id` is the key, or
+   * `key@version` for Skill and ConnectionType.
+   */
+  lookup(from: string, kind: ObjectKind, id: string): PackageObject | undefined {
+    const ref = `${kind}/${id}`;
+    for (const key of this.visiblePackages(from)) {
+      const found = this.index.get(key)?.get(ref);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  /** The identities of objects of `kind` that package `from` sees (for "did you mean"). */
+  visibleIds(from: string, kind: ObjectKind): string[] {
+    return this.visiblePackages(from).flatMap((key) =>
+      (this.byKey.get(key)?.objects ?? []).filter((object) => object.kind === kind).map((object) => object.id),
+    );
+  }
+
+  /** Every loaded document (manifests, objects, tests, dictionaries, data schemas, loose files) by file. */
+  documents(): Map<string, SourceDocument> {
+    const out = new Map<string, SourceDocument>();
+    const add = (document: SourceDocument): void => void out.set(document.file, document);
+    if (this.installation !== undefined) add(this.installation.document);
+    for (const pkg of this.packages) {
+      add(pkg.manifest);
+      for (const part of [pkg.objects, pkg.tests, pkg.dictionaries, pkg.dataSchemas]) for (const item of part) add(item.document);
+    }
+    for (const loose of this.files) add(loose.document);
+    return out;
+  }
+}

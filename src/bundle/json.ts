@@ -253,13 +253,16 @@ export function lineColumn(text: string, offset: number): { line: number; column
 }
 
 /**
- * Where the value at `pointer` is written; a pointer past the existing nodes (a missing field)
- * resolves to its deepest existing ancestor.
+ * Where the value at `pointer` is written, start and end; a pointer past the existing nodes (a missing
+ * field) resolves to its deepest existing ancestor.
  */
-export function locate(parsed: ParsedJson, pointer: string): { line: number; column: number } {
+export function locate(parsed: ParsedJson, pointer: string): { line: number; column: number; endLine: number; endColumn: number } {
   for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
-    const span = parsed.spans.get(p);
-    if (span) return lineColumn(parsed.text, span.start);
-    if (p === '') return { line: 1, column: 1 };
+    const span = parsed.spans.get(p) ?? (p === '' ? { start: 0, end: 0 } : undefined);
+    if (span) {
+      const start = lineColumn(parsed.text, span.start);
+      const end = lineColumn(parsed.text, span.end);
+      return { ...start, endLine: end.line, endColumn: end.column };
+    }
   }
 }

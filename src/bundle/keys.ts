@@ -263,7 +263,11 @@ export interface TrustStore {
 
 /** The `*.pub` files of `<data>/keys/trusted/`; a missing directory is an empty store. */
 export function readTrustStore(dataDir: string): TrustStore {
-  const dir = trustDirectory(dataDir);
+  return readKeyDirectory(trustDirectory(dataDir));
+}
+
+/** The `*.pub` files of a directory, by name; unreadable ones are skipped and listed. */
+export function readKeyDirectory(dir: string): TrustStore {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.pub')).sort();

@@ -5,9 +5,16 @@
  * and in a `422 bundle_signature_invalid` from the server.
  */
 import { sign, verify } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
 import { canonicalBytesOf, sha256Hex } from './canonical.js';
+import { BundleFailure } from './failure.js';
+import { defaultSignatureFile, readJsonFile } from './file.js';
 import { isJsonObject, type JsonValue, JsonSyntaxError, parseJson } from './json.js';
-import { ALGORITHM, base64url, decodeBase64urlStrict, privateKeyObject, publicKeyObject, type SigningKey, type TrustedKey } from './keys.js';
+import {
+  ALGORITHM, base64url, dataDirectory, decodeBase64urlStrict, loadPublicKey, loadSigningKey, privateKeyObject, publicKeyObject, readKeyDirectory,
+  readTrustStore, type SigningKey, type TrustedKey, trustDirectory, writeFileAtomic,
+} from './keys.js';
+import { validateBundle } from './validate.js';
 
 export interface SignatureFile {
   algorithm: string;
@@ -58,4 +65,63 @@ export function verifyBundleSignature(text: string, signatureText: string, trust
     if (error instanceof JsonSyntaxError) return { ok: false, code: 'invalid_json', message: error.message };
     throw error;
   }
+}
+
+export interface SignedFile extends SignatureFile {
+  /** The signature file written. */
+  file: string;
+}
+
+/**
+ * `bundle sign`: validates first (kernos does not; a signed invalid bundle is refused on apply anyway,
+ * so we stop earlier) unless `validate` is false, then writes the signature file atomically.
+ */
+export function signBundleFile(options: { file: string; key: string; out?: string; validate?: boolean }): SignedFile {
+  const parsed = readJsonFile(options.file, 'bundle');
+  if (options.validate !== false) {
+    const [first] = validateBundle(parsed, options.file).errors;
+    if (first) {
+      throw new BundleFailure('bundle_invalid', `bundle is invalid at ${first.details.path || '(root)'}: ${first.message} (sign with --no-validate to sign it anyway)`, 1, {
+        path: first.details.path, line: first.line, column: first.column,
+      });
+    }
+  }
+  const signature = signBundleValue(parsed.value, loadSigningKey(options.key));
+  const out = options.out ?? defaultSignatureFile(options.file);
+  writeFileAtomic(out, signatureFileText(signature));
+  return { ...signature, file: out };
+}
+
+export interface VerifiedFile {
+  ok: true;
+  key_id: string;
+  sha256: string;
+  signature_file: string;
+  /** Where the trusted keys came from. */
+  trust: string;
+}
+
+/**
+ * `bundle verify`: the control plane's check, offline. `trust` is a data directory (its
+ * `keys/trusted/`), a directory of `.pub` files, or one public key file.
+ */
+export function verifyBundleFile(options: { file: string; sig?: string; trust?: string }): VerifiedFile {
+  const bundle = readJsonFile(options.file, 'bundle');
+  const sigFile = options.sig ?? defaultSignatureFile(options.file);
+  const signature = readJsonFile(sigFile, 'signature file');
+  const trust = options.trust ?? dataDirectory();
+  const result = verifyBundleSignatureValue(bundle.value, signature.value, trustedKeysAt(trust));
+  if (!result.ok) throw new BundleFailure(result.code, result.message, 1);
+  return { ok: true, key_id: result.keyId, sha256: sha256Hex(canonicalBytesOf(bundle.value)), signature_file: sigFile, trust };
+}
+
+function trustedKeysAt(trust: string): TrustedKey[] {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(trust).isDirectory();
+  } catch {
+    return []; // no trust store yet: every key is untrusted
+  }
+  if (!isDirectory) return [loadPublicKey(trust)];
+  return (existsSync(trustDirectory(trust)) ? readTrustStore(trust) : readKeyDirectory(trust)).keys;
 }

@@ -5,6 +5,7 @@
  * reports every error. Warnings are the stricter checks of the kernos acceptance validator (§1.6) and
  * ours (schema subset, mock outputs, templates naming undeclared fields): they never make a bundle invalid.
  */
+import { readFileSync } from 'node:fs';
 import { canonicalBytesOf } from './canonical.js';
 import { isJsonNumber, isJsonObject, JsonNumber, type JsonObject, JsonSyntaxError, type JsonValue, locate, type ParsedJson, parseJson, pointerSegment } from './json.js';
 import { declaresPath, schemaShapeProblems, schemaViolations } from './schema.js';
@@ -36,6 +37,8 @@ export interface BundleError {
   file?: string;
   line?: number;
   column?: number;
+  endLine?: number;
+  endColumn?: number;
 }
 
 export interface BundleSummary {
@@ -91,8 +94,8 @@ class Walk {
     if (this.seen.has(key)) return; // a prompt shared by several steps is reported once
     this.seen.add(key);
     const pointer = at.map((s) => `/${pointerSegment(s)}`).join('');
-    const { line, column } = locate(this.parsed, pointer);
-    list.push({ code, rule, severity, message, details: { path: dotted }, pointer, ...(this.file === undefined ? {} : { file: this.file }), line, column });
+    const span = locate(this.parsed, pointer);
+    list.push({ code, rule, severity, message, details: { path: dotted }, pointer, ...(this.file === undefined ? {} : { file: this.file }), ...span });
   }
 }
 
@@ -104,7 +107,7 @@ export function validateBundle(input: string | ParsedJson, file?: string): Bundl
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
     const where = { ...(file === undefined ? {} : { file }), line: error.line, column: error.column };
-    const problem: BundleError = { code: 'invalid_json', rule: 'invalid_json', severity: 'error', message: `not valid JSON: ${error.message}`, details: { path: '' }, pointer: '', ...where };
+    const problem: BundleError = { code: 'invalid_json', rule: 'invalid_json', severity: 'error', message: `not valid JSON: ${error.reason}`, details: { path: '' }, pointer: '', ...where };
     return { ok: false, errors: [problem], warnings: [] };
   }
   const walk = new Walk(parsed, file);
@@ -520,4 +523,45 @@ function outputSchemaOf(step: JsonObject): JsonValue | undefined {
   if (step.kind === 'model') return step.output_schema;
   if (step.kind === 'action') return { type: 'object', properties: Object.fromEntries(ACTION_OUTPUT_FIELDS.map((f) => [f, {}])) };
   return undefined;
+}
+
+export interface FileValidation extends Partial<BundleSummary> {
+  file: string;
+  ok: boolean;
+}
+
+export interface FilesValidation {
+  ok: boolean;
+  errors: BundleError[];
+  warnings: BundleError[];
+  bundles: FileValidation[];
+  /** Some file could not be read or is not JSON: a usage error (exit 2) as in kernos. */
+  unreadable: boolean;
+}
+
+/**
+ * `bundle validate FILE...`. With `first`, only the control plane's single first error of each file is
+ * kept (no warnings), in its exact order and words.
+ */
+export function validateBundleFiles(files: readonly string[], options: { first?: boolean } = {}): FilesValidation {
+  const out: FilesValidation = { ok: true, errors: [], warnings: [], bundles: [], unreadable: false };
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      const problem: BundleError = { code: 'usage', rule: 'file_unreadable', severity: 'error', message: `cannot read ${file}: ${(error as Error).message}`, details: { path: '' }, pointer: '', file };
+      out.errors.push(problem);
+      out.bundles.push({ file, ok: false });
+      out.unreadable = true;
+      continue;
+    }
+    const result = validateBundle(text, file);
+    if (result.errors[0]?.code === 'invalid_json') out.unreadable = true;
+    out.errors.push(...(options.first ? result.errors.slice(0, 1) : result.errors));
+    if (!options.first) out.warnings.push(...result.warnings);
+    out.bundles.push({ file, ok: result.ok, ...result.summary });
+  }
+  out.ok = out.errors.length === 0;
+  return out;
 }

@@ -1,0 +1,139 @@
+/**
+ * Client of the control plane's bundle routes (compat-kernos §4): `POST /v1/bundles`, `GET /v1/bundles`,
+ * `GET /v1/bundles/{id}`. A bearer token (`KERNOS_TOKEN`) goes only over https or to a loopback address;
+ * the error envelope `{"error": {code, message, details}}` becomes a `BundleFailure` with the same code.
+ */
+import { existsSync } from 'node:fs';
+import { BundleFailure } from './failure.js';
+import { defaultSignatureFile, readJsonFile } from './file.js';
+
+export const DEFAULT_SERVER = 'http://127.0.0.1:7401';
+
+export interface Connection {
+  /** Base URL without a trailing `/v1`. */
+  base: string;
+  token?: string;
+}
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** https anywhere; plain http only to this machine, so a token never crosses a network in clear. */
+export function connection(server: string | undefined, token: string | undefined): Connection {
+  const text = server ?? process.env.KERNOS_SERVER ?? DEFAULT_SERVER;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new BundleFailure('usage', `--server ${text} is not a URL (expected https://host[:port] or http://127.0.0.1:port)`, 2);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
+    throw new BundleFailure('usage', `--server ${text}: use https, or http only for a loopback address (127.0.0.1, localhost, [::1])`, 2);
+  }
+  const base = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '')}`;
+  const bearer = token ?? process.env.KERNOS_TOKEN;
+  return bearer ? { base, token: bearer } : { base };
+}
+
+/** One request; answers the parsed body, or throws the server's error as a `BundleFailure`. */
+export async function request<T>(conn: Connection, method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; body: T }> {
+  const url = `${conn.base}/v1${path}`;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (conn.token) headers.authorization = `Bearer ${conn.token}`;
+  let response: Response;
+  try {
+    response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new BundleFailure('server_unreachable', `cannot reach ${conn.base}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+  }
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? null : JSON.parse(text);
+  } catch {
+    throw new BundleFailure('bad_response', `${method} ${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+  if (!response.ok) throw failureOf(response.status, parsed, `${method} ${url}`);
+  return { status: response.status, body: parsed as T };
+}
+
+function failureOf(status: number, body: unknown, what: string): BundleFailure {
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
+  if (error && typeof error.code === 'string') {
+    const details = typeof error.details === 'object' && error.details !== null ? (error.details as Record<string, unknown>) : {};
+    return new BundleFailure(error.code, typeof error.message === 'string' ? error.message : error.code, 1, { status, ...details });
+  }
+  return new BundleFailure('http_error', `${what} answered ${status}`, 1, { status });
+}
+
+export interface ApplyResult {
+  bundle_id: string;
+  name: string;
+  version: string;
+  /** 201 stored; 200 the identical bundle was already there. */
+  status: number;
+}
+
+/**
+ * `bundle apply`: sends the bundle and its signature as written — the body is assembled from the two
+ * texts, so the server parses the same number lexemes that were signed.
+ */
+export async function applyBundle(options: { file: string; sig?: string; conn: Connection }): Promise<ApplyResult> {
+  const sigFile = options.sig ?? defaultSignatureFile(options.file);
+  if (!existsSync(sigFile)) {
+    throw new BundleFailure('usage', `no signature file ${sigFile}; sign the bundle first with package-sdk bundle sign`, 2);
+  }
+  const bundle = readJsonFile(options.file, 'bundle');
+  const signature = readJsonFile(sigFile, 'signature file');
+  const body = `{"bundle":${bundle.text},"signature":${signature.text}}`;
+  const answer = await request<Omit<ApplyResult, 'status'>>(options.conn, 'POST', '/bundles', body);
+  return { ...answer.body, status: answer.status };
+}
+
+export interface BundleListing {
+  bundle_id: string;
+  name: string;
+  version: string;
+  department: string | null;
+  workflows: string[];
+  created_at: string;
+}
+
+export async function listBundles(conn: Connection): Promise<BundleListing[]> {
+  return (await request<BundleListing[]>(conn, 'GET', '/bundles')).body;
+}
+
+export async function showBundle(conn: Connection, id: string): Promise<Record<string, unknown>> {
+  return (await request<Record<string, unknown>>(conn, 'GET', `/bundles/${encodeURIComponent(id)}`)).body;
+}
+
+interface LocalCore {
+  url: string;
+  token?: string;
+  stop(): Promise<void>;
+}
+
+// Loaded only for `--server local`, so the other commands never load the server and its database.
+const LOCAL_CORE_MODULE = '../core/local.js';
+
+/**
+ * Runs `use` against `--server`: a URL, or `local` for an embedded core on a loopback port with its
+ * data (and trust store, `keys/trusted/`) in `.package-sdk/core`, stopped afterwards.
+ */
+export async function withServer<T>(server: string | undefined, token: string | undefined, use: (conn: Connection) => Promise<T>): Promise<T> {
+  if (server !== 'local') return use(connection(server, token));
+  let startLocalCore: (options: { dataDir?: string; token?: string }) => Promise<LocalCore>;
+  try {
+    ({ startLocalCore } = (await import(LOCAL_CORE_MODULE)) as { startLocalCore: typeof startLocalCore });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new BundleFailure('usage', '--server local needs the embedded core, which this build does not include; give a server URL', 2);
+  }
+  const core = await startLocalCore(token === undefined ? {} : { token });
+  try {
+    return await use(connection(core.url, core.token ?? token));
+  } finally {
+    await core.stop();
+  }
+}

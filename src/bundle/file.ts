@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { BundleFailure } from './failure.js';
+import { JsonSyntaxError, type ParsedJson, parseJson } from './json.js';
+
+/** Reads a JSON input of a command; unreadable or non-JSON input is a usage error (exit 2), as in kernos. */
+export function readJsonFile(file: string, what = 'file'): ParsedJson {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new BundleFailure('usage', missing ? `${what} ${file} does not exist` : `cannot read ${what} ${file}: ${(error as Error).message}`, 2);
+  }
+  try {
+    return parseJson(text);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw new BundleFailure('usage', `${file}:${error.line}:${error.column}: ${what} is not valid JSON: ${error.reason}`, 2, { line: error.line, column: error.column });
+  }
+}
+
+/** `bundle.json` → `bundle.sig.json`, next to the bundle (kernos' default signature file). */
+export function defaultSignatureFile(bundleFile: string): string {
+  return `${bundleFile.replace(/\.json$/, '')}.sig.json`;
+}

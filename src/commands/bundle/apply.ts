@@ -1,0 +1,27 @@
+import { Args, Command, Flags } from '@oclif/core';
+import { applyBundle, type ApplyResult, withServer } from '../../bundle/client.js';
+import { serverFlags } from '../../bundle/flags.js';
+
+export default class BundleApply extends Command {
+  static override summary = 'Send a signed bundle to the control plane (POST /v1/bundles).';
+  static override description = 'The control plane checks the signature, then validates; applying the identical bundle again answers 200, a different bundle under the same name@version 409 bundle_version_exists.';
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> bundle.json --server https://cp.example.com',
+    '<%= config.bin %> <%= command.id %> bundle.json --sig bundle.sig.json --server local --json',
+  ];
+  static override enableJsonFlag = true;
+  static override args = { file: Args.string({ required: true, description: 'The bundle file.' }) };
+  static override flags = {
+    sig: Flags.string({ summary: 'Signature file (default: FILE.sig.json).' }),
+    ...serverFlags,
+  };
+
+  async run(): Promise<ApplyResult> {
+    const { args, flags } = await this.parse(BundleApply);
+    const result = await withServer(flags.server, flags.token, (conn) => applyBundle({ file: args.file, conn, ...(flags.sig ? { sig: flags.sig } : {}) }));
+    if (!this.jsonEnabled()) {
+      this.log(`${result.status === 201 ? 'applied' : 'already applied (identical)'}: ${result.bundle_id} ${result.name}@${result.version}`);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,18 @@
+import { Command } from '@oclif/core';
+import { type BundleListing, listBundles, withServer } from '../../bundle/client.js';
+import { serverFlags } from '../../bundle/flags.js';
+import { renderTable } from '../../bundle/render.js';
+
+export default class BundleList extends Command {
+  static override summary = 'List the bundles the control plane holds (GET /v1/bundles).';
+  static override examples = ['<%= config.bin %> <%= command.id %> --server https://cp.example.com', '<%= config.bin %> <%= command.id %> --server local --json'];
+  static override enableJsonFlag = true;
+  static override flags = { ...serverFlags };
+
+  async run(): Promise<BundleListing[]> {
+    const { flags } = await this.parse(BundleList);
+    const bundles = await withServer(flags.server, flags.token, listBundles);
+    if (!this.jsonEnabled()) this.log(renderTable(bundles, ['bundle_id', 'name', 'version', 'department', 'workflows', 'created_at']));
+    return bundles;
+  }
+}

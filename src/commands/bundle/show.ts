@@ -1,0 +1,19 @@
+import { Args, Command } from '@oclif/core';
+import { showBundle, withServer } from '../../bundle/client.js';
+import { serverFlags } from '../../bundle/flags.js';
+import { renderObject } from '../../bundle/render.js';
+
+export default class BundleShow extends Command {
+  static override summary = 'Show one stored bundle with its signature (GET /v1/bundles/{id}).';
+  static override examples = ['<%= config.bin %> <%= command.id %> bnd_01hzx3k9q8m4v6t2r7w5y0c1de --server https://cp.example.com --json'];
+  static override enableJsonFlag = true;
+  static override args = { id: Args.string({ required: true, description: 'Bundle id (bnd_…).' }) };
+  static override flags = { ...serverFlags };
+
+  async run(): Promise<Record<string, unknown>> {
+    const { args, flags } = await this.parse(BundleShow);
+    const bundle = await withServer(flags.server, flags.token, (conn) => showBundle(conn, args.id));
+    if (!this.jsonEnabled()) this.log(renderObject(bundle));
+    return bundle;
+  }
+}

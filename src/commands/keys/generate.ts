@@ -1,0 +1,17 @@
+import { Command, Flags } from '@oclif/core';
+import { type GeneratedKeyFiles, writeKeyPair } from '../../bundle/keys.js';
+import { renderObject } from '../../bundle/render.js';
+
+export default class KeysGenerate extends Command {
+  static override summary = 'Make a publisher key pair: BASE.key (mode 0600) and BASE.pub, with a key_<ULID> id.';
+  static override examples = ['<%= config.bin %> <%= command.id %> --out publisher', '<%= config.bin %> <%= command.id %> --out keys/finance --json'];
+  static override enableJsonFlag = true;
+  static override flags = { out: Flags.string({ required: true, summary: 'Base name: .key and .pub are appended.' }) };
+
+  async run(): Promise<GeneratedKeyFiles> {
+    const { flags } = await this.parse(KeysGenerate);
+    const made = writeKeyPair(flags.out);
+    if (!this.jsonEnabled()) this.log(renderObject({ ...made }));
+    return made;
+  }
+}

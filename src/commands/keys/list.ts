@@ -1,0 +1,28 @@
+import { Command, Flags } from '@oclif/core';
+import { base64url, dataDirectory, readTrustStore } from '../../bundle/keys.js';
+import { renderTable } from '../../bundle/render.js';
+
+interface KeyListing {
+  data: string;
+  keys: { key_id: string; public_key: string; file: string }[];
+  skipped: { file: string; reason: string }[];
+}
+
+export default class KeysList extends Command {
+  static override summary = 'List the trusted publisher keys of a data directory (<data>/keys/trusted/*.pub).';
+  static override examples = ['<%= config.bin %> <%= command.id %> --data kernos-data', '<%= config.bin %> <%= command.id %> --json'];
+  static override enableJsonFlag = true;
+  static override flags = { data: Flags.string({ summary: 'Data directory of the control plane (default KERNOS_DATA, else ./kernos-data).' }) };
+
+  async run(): Promise<KeyListing> {
+    const { flags } = await this.parse(KeysList);
+    const data = dataDirectory(flags.data);
+    const store = readTrustStore(data);
+    const listing = { data, keys: store.keys.map((k) => ({ key_id: k.keyId, public_key: base64url(k.publicKey), file: k.file })), skipped: store.skipped };
+    if (!this.jsonEnabled()) {
+      this.log(renderTable(listing.keys, ['key_id', 'public_key', 'file']));
+      for (const s of listing.skipped) this.warn(`skipped ${s.file}: ${s.reason}`);
+    }
+    return listing;
+  }
+}

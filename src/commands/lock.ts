@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Command, Flags } from '@oclif/core';
 import type { LockReport } from '../lock/lock.js';
 
@@ -13,12 +13,13 @@ export default class Lock extends Command {
   ];
   static override enableJsonFlag = true;
   static override flags = {
-    install: Flags.file({ required: true, exists: true, summary: 'Installation file (packages.lock is written next to it).' }),
+    install: Flags.file({ required: true, summary: 'Installation file (packages.lock is written next to it).' }),
     check: Flags.boolean({ summary: 'Write nothing; exit 1 with a diff when packages.lock is out of date (for CI).' }),
   };
 
   async run(): Promise<LockReport> {
     const { flags } = await this.parse(Lock);
+    if (!existsSync(flags.install)) this.error(`no installation file ${flags.install}`, { exit: 2, code: 'file_not_found' });
     const { lock } = await import('../lock/lock.js');
     const progress = process.stderr.isTTY && !this.jsonEnabled();
     const report = await lock({

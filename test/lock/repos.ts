@@ -140,8 +140,10 @@ export interface CliResult {
 
 /** Runs the built CLI as a child process. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = PROJECT): Promise<CliResult> {
+  const inherited = { ...process.env };
+  delete inherited.NODE_ENV; // the test runner's, not a user's
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } },
+    execFile(process.execPath, [CLI, ...args], { cwd, env: { ...inherited, NO_COLOR: '1', ...env } },
       (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ status, stdout, stderr });

@@ -13,7 +13,7 @@ export class BundleFailure extends Error {
     readonly details: Record<string, unknown> = {},
   ) {
     super(message);
-    this.name = 'BundleFailure';
+    this.name = 'Error'; // printed as "Error: <message>"
     this.oclif = { exit: exitCode };
   }
 }

@@ -80,14 +80,7 @@ table('expression_syntax_error', {
   ],
 });
 
-const longSum = (n: number) => `data.amount${' + 1.0'.repeat(Math.ceil((n - 11) / 6))}`.slice(0, n);
 const nots = (n: number) => `${'!'.repeat(n)}true`;
-const nested = (n: number) => {
-  let body = 'x == y';
-  for (let i = 0; i < n; i++) body = `data.tags.all(${i === n - 1 ? 'x' : `v${i}`}, ${body.replace('x ==', `v${i} ==`)})`;
-  return body;
-};
-
 table('expression_too_complex', {
   valid: [
     { source: `'${'a'.repeat(LIMITS.length - 2)}'` },

@@ -11,6 +11,10 @@ const TAGS: Record<Route['api'], string> = { core: 'core', notifications: 'notif
 export function openApiDocument(routes: readonly Route[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
+    const success = {
+      description: 'Success',
+      ...(route.response ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.response}` } } } } : {}),
+    };
     const operation: Record<string, unknown> = {
       summary: route.summary,
       operationId: operationId(route),
@@ -20,10 +24,7 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
         ...(route.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, schema: { type: q.type }, ...(q.description ? { description: q.description } : {}) })),
       ],
       responses: {
-        [String(route.status ?? 200)]: {
-          description: 'Success',
-          ...(route.response ? { content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.response}` } } } } : {}),
-        },
+        ...Object.fromEntries([route.status ?? 200, ...(route.alsoStatus ? [route.alsoStatus] : [])].map((status) => [String(status), success])),
         default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
       },
     };

@@ -38,6 +38,8 @@ export interface Route {
   response?: string;
   /** Success status, 200 by default. */
   status?: number;
+  /** Another success status with the same body (200 for a write that changed nothing). */
+  alsoStatus?: number;
   query?: readonly QueryParameter[];
   /** Refuse a write without an Idempotency-Key (the core's `/packages:plan|apply`). */
   requiresIdempotencyKey?: boolean;

@@ -127,6 +127,7 @@ export const AGENT_ROUTES: Route[] = [
     request: 'AgentPublishRequest',
     response: 'AgentOut',
     status: 201,
+    alsoStatus: 200,
     handle(ctx) {
       const body = bodyOf<{ key: string; spec: AgentSpec }>(ctx);
       const { agent, created } = publishAgent(ctx.store, body.key, body.spec, null);

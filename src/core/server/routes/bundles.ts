@@ -45,6 +45,7 @@ export const BUNDLE_ROUTES: Route[] = [
     request: 'BundleApplyRequest',
     response: 'BundleCreatedOut',
     status: 201,
+    alsoStatus: 200,
     handle(ctx) {
       // Numbers as written: the signature covers the canonical form, which depends on the lexemes.
       const parsed = parseJson(ctx.rawBody);

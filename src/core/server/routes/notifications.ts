@@ -101,6 +101,7 @@ export const NOTIFICATION_ROUTES: Route[] = [
     request: 'NotificationRuleRequest',
     response: 'NotificationRuleOut',
     status: 201,
+    alsoStatus: 200,
     handle(ctx) {
       const body = bodyOf<{ key: string; spec: Record<string, unknown> }>(ctx);
       const { specHash, changed } = check(ctx.store, body.key, body.spec);

@@ -87,14 +87,14 @@ function entryOf(raw: unknown, pointer: string): InstallationEntry | undefined {
 
 /**
  * The directories of the installation's explicit entries, in file order: `{key, path}` relative to
- * the installation file, git entries through the resolver.
+ * the installation file, git entries through the resolver (undefined when it could not give one).
  */
 export async function explicitPackageDirs(
   installation: Installation,
   options: InstallationLoadOptions,
   findings: Finding[],
-): Promise<Map<string, KnownDir>> {
-  const known = new Map<string, KnownDir>();
+): Promise<Map<string, KnownDir | undefined>> {
+  const known = new Map<string, KnownDir | undefined>();
   const gitEntries = installation.entries.filter((entry) => entry.source !== undefined && 'git' in entry.source);
   const git = gitEntries.length > 0 ? await gitContext(installation, options, findings) : undefined;
   for (const entry of installation.entries) {
@@ -108,7 +108,7 @@ export async function explicitPackageDirs(
     const place = placeOf(installation.document, entry.pointer);
     const resolution = await git!.resolve({ key: entry.key, ...source }, git!.lock.get(entry.key), place);
     findings.push(...resolution.findings);
-    if ('dir' in resolution) known.set(entry.key, { dir: resolution.dir, source });
+    known.set(entry.key, 'dir' in resolution ? { dir: resolution.dir, source } : undefined);
   }
   return known;
 }
@@ -121,9 +121,9 @@ export function sourcePath(installDir: string, dir: string): string {
 /** Loads every package of `installation` into `set`, in dependency order. */
 export async function addInstallationPackages(installation: Installation, set: PackageSet): Promise<void> {
   for (const entry of installation.entries) {
-    const pkg = await set.addKey(entry.key, installation.searchDirs, { document: installation.document, pointer: entry.pointer });
-    if (pkg !== undefined && pkg.source === undefined) pkg.source = { path: sourcePath(installation.dir, pkg.dir) };
+    await set.addKey(entry.key, installation.searchDirs, { document: installation.document, pointer: entry.pointer });
   }
+  for (const pkg of set.ordered) pkg.source ??= { path: sourcePath(installation.dir, pkg.dir) };
 }
 
 async function gitContext(

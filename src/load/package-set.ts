@@ -44,8 +44,11 @@ export class PackageSet {
 
   constructor(
     private readonly cwd: string,
-    /** Directories of keys given explicitly (installation `{key, path}` and git entries). */
-    private readonly known: ReadonlyMap<string, KnownDir> = new Map(),
+    /**
+     * Directories of keys given explicitly (installation `{key, path}` and git entries); `undefined`
+     * for a source that could not be had, already reported: it is not searched for elsewhere.
+     */
+    private readonly known: ReadonlyMap<string, KnownDir | undefined> = new Map(),
   ) {}
 
   /** Adds the package in `dir` and its requires closure, searching `searchDirs` for required keys. */
@@ -83,8 +86,10 @@ export class PackageSet {
 
   /** The package `key`: an explicit directory, one already loaded, or `<dir>/<key>` in the first search directory that has it. */
   private async find(key: string, searchDirs: readonly string[], demand: Demand): Promise<Package | undefined> {
-    const known = this.known.get(key);
-    if (known !== undefined) return this.load(known.dir, key, known.source);
+    if (this.known.has(key)) {
+      const known = this.known.get(key);
+      return known === undefined ? undefined : this.load(known.dir, key, known.source);
+    }
     const loaded = this.byKey.get(key);
     if (loaded !== undefined) return loaded;
     for (const base of searchDirs) {

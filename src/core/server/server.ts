@@ -117,7 +117,7 @@ export function createDispatcher(store: Store, state: CoreState, token: string):
       }
       const matched = match(compiled, req.method ?? 'GET', url.pathname);
       const rawBody = await readBody(req);
-      const reply = await handle(matched, req, url, rawBody, store, state);
+      const reply = await handle(matched, req, url, rawBody, store, state, requestId);
       send(res, reply);
     } catch (error) {
       send(res, failure(error, api, requestId));
@@ -180,7 +180,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function handle(matched: Matched, req: IncomingMessage, url: URL, rawBody: string, store: Store, state: CoreState): Reply | Promise<Reply> {
+function handle(matched: Matched, req: IncomingMessage, url: URL, rawBody: string, store: Store, state: CoreState, requestId: string): Reply | Promise<Reply> {
   const { route } = matched.compiled;
   const body = parseBody(route, rawBody);
   const ctx: RouteContext = { params: matched.params, query: url.searchParams, body, rawBody, headers: req.headers, store, state };
@@ -206,7 +206,7 @@ function handle(matched: Matched, req: IncomingMessage, url: URL, rawBody: strin
   } catch (error) {
     // A refused write is an answer too: the same key gets it again, and still nothing is written.
     if (error instanceof CoreError && idempotencyKey !== undefined && error.status < 500) {
-      const refusal = errorBody(error, undefined);
+      const refusal = errorBody(error, route.api === 'kernos' ? undefined : requestId);
       store.transaction(() => store.storeReply(idempotencyKey, { requestHash, status: error.status, body: refusal, headers: {} }));
     }
     throw error;

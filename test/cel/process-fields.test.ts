@@ -1,0 +1,114 @@
+// Which fields of a process and of a view are expressions, in which environment, and of which type.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import {
+  checkExpression, createEnvironment, expressionProfile, processExpressions, processProfile, viewExpressions,
+} from '../../src/cel/index.js';
+import type { JsonSchema, ProcessExpression } from '../../src/cel/index.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const spec = (parse(readFileSync(resolve(root, 'fixtures/cel/shapes.process.yaml'), 'utf8')) as { spec: Record<string, unknown> }).spec;
+const SETTINGS: JsonSchema = { type: 'object', properties: { ownerRole: { type: 'string' }, answerDays: { type: 'integer' } } };
+const expressions = processExpressions(spec);
+const base = processProfile(spec, SETTINGS);
+const at = (pointer: string): ProcessExpression => {
+  const found = expressions.find((e) => e.pointer === pointer);
+  if (found === undefined) throw new Error(`no expression at ${pointer}`);
+  return found;
+};
+const check = (e: ProcessExpression, source = e.source) =>
+  checkExpression(createEnvironment(expressionProfile(base, e)), source, { expected: e.expected });
+
+describe('processExpressions', () => {
+  it('finds every expression of the fixture, in document order, with what each field needs', () => {
+    expect(expressions.map((e) => [e.pointer, e.expected])).toEqual([
+      ['/spec/owner/0/expr', 'string'],
+      ['/spec/start/on/where', 'bool'],
+      ['/spec/start/key', 'string'],
+      ['/spec/start/set/amount', undefined],
+      ['/spec/start/set/due', undefined],
+      ['/spec/decisions/0/inputs/0/expr', undefined],
+      ['/spec/stages/0/exit', 'bool'],
+      ['/spec/stages/0/steps/0/output/as/level', undefined],
+      ['/spec/stages/0/steps/0/decide/input/amount', undefined],
+      ['/spec/stages/0/steps/1/when', 'bool'],
+      ['/spec/stages/0/steps/1/output/as/answer', undefined],
+      ['/spec/stages/0/steps/1/output/as/reviewer', undefined],
+      ['/spec/stages/0/steps/1/human/title', 'string'],
+      ['/spec/stages/0/steps/1/human/due/workdays/expr', 'int'],
+      ['/spec/stages/0/steps/1/human/due/warnBefore/workhours/expr', 'int'],
+      ['/spec/stages/0/steps/2/try/do/0/call/input/amount', undefined],
+      ['/spec/stages/0/steps/2/try/do/0/call/timeout/at', ['timestamp', 'duration']],
+      ['/spec/stages/0/steps/2/try/catch/0/do/0/set/failure', undefined],
+      ['/spec/stages/0/steps/2/try/catch/1/do/0/set/failure', undefined],
+      ['/spec/stages/0/steps/3/wait/at', ['timestamp', 'duration']],
+      ['/spec/stages/0/steps/4/fork/branches/0/do/0/set/answer', undefined],
+      ['/spec/stages/0/steps/4/fork/branches/1/do/0/listen/any/0/on/where', 'bool'],
+      ['/spec/stages/0/milestones/0/when', 'bool'],
+      ['/spec/stages/0/timers/0/at/at', ['timestamp', 'duration']],
+      ['/spec/stages/0/timers/0/do/0/set/failure', undefined],
+    ]);
+  });
+
+  it('checks every expression of the fixture clean in its environment', () => {
+    const findings = expressions.flatMap((e) => check(e).diagnostics.map((d) => `${e.pointer}: ${d.code} ${d.message}`));
+    expect(findings).toEqual([]);
+  });
+
+  it('binds a catch clause name, even `settings`, to the error and not to the package settings', () => {
+    const shadowed = at('/spec/stages/0/steps/2/try/catch/0/do/0/set/failure');
+    expect(shadowed.catchNames).toEqual(['settings']);
+    expect(check(shadowed).settingsReads).toEqual([]);
+    expect(check(shadowed).diagnostics).toEqual([]);
+    const named = at('/spec/stages/0/steps/2/try/catch/1/do/0/set/failure');
+    expect(named.catchNames).toEqual(['err']);
+    // Outside the catch the package settings are read as usual.
+    expect(check(at('/spec/owner/0/expr')).settingsReads.map((r) => r.path)).toEqual([['ownerRole']]);
+  });
+
+  it('types step.result of an output mapping by the human step form', () => {
+    const answer = at('/spec/stages/0/steps/1/output/as/answer');
+    expect(check(answer).type).toBe('string');
+    const [d] = check(answer, 'step.result.answr').diagnostics;
+    expect([d.code, d.hint]).toEqual(['expression_type_error', "did you mean 'answer'?"]);
+  });
+
+  it('types step.result of an output mapping by the decision table outputs', () => {
+    const level = at('/spec/stages/0/steps/0/output/as/level');
+    expect(check(level).type).toBe('string');
+    expect(check(level, 'step.result.approvers').type).toBe('double');
+  });
+
+  it('skips what is not a string and parts of the wrong shape', () => {
+    expect(processExpressions({ stages: 'nope', start: { key: 5, set: [] }, owner: [{ expr: 'true' }, 7] })).toEqual([
+      { pointer: '/spec/owner/0/expr', source: 'true', expected: 'string', catchNames: [] },
+    ]);
+  });
+});
+
+describe('viewExpressions', () => {
+  it('allows aggregates only in metrics and chart blocks', () => {
+    const found = viewExpressions({
+      source: { process: 'p', filter: "status == 'running'" },
+      layout: [
+        { block: 'metrics', items: [{ title: 't', value: 'count()' }] },
+        { block: 'fields', items: [{ value: 'data.a' }, { field: 'data.b' }] },
+        { block: 'chart', value: 'sum(data.a)' },
+        { block: 'table', columns: [{ value: 'data.a' }], open: { view: 'v', id: 'id', params: { x: 'data.b' } } },
+        { block: 'component', with: { a: 'data' } },
+      ],
+    });
+    expect(found.map((e) => [e.pointer, e.aggregates])).toEqual([
+      ['/spec/source/filter', false],
+      ['/spec/layout/0/items/0/value', true],
+      ['/spec/layout/1/items/0/value', false],
+      ['/spec/layout/2/value', true],
+      ['/spec/layout/3/columns/0/value', false],
+      ['/spec/layout/3/open/id', false],
+      ['/spec/layout/3/open/params/x', false],
+      ['/spec/layout/4/with/a', false],
+    ]);
+  });
+});

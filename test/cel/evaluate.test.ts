@@ -1,0 +1,115 @@
+// Evaluation for the package test engine: JSON bindings in, JSON out, runtime errors as expression_error.
+import { describe, expect, it } from 'vitest';
+import { CelEvaluationError, createEnvironment, evaluate, formatDuration, parseDuration } from '../../src/cel/index.js';
+import type { WorkCalendar } from '../../src/cel/index.js';
+
+const env = createEnvironment({
+  kind: 'process',
+  data: {
+    type: 'object',
+    properties: {
+      amount: { type: 'number' },
+      count: { type: 'integer' },
+      decision: { type: 'string' },
+      due: { type: 'string', format: 'date-time' },
+      lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer' } } } },
+    },
+  },
+  settings: { type: 'object', properties: { threshold: { type: 'integer' } } },
+  stages: ['intake'],
+});
+
+/** Monday to Friday are working days; working time is the whole working day. Test input, not a package calendar. */
+const weekdays: WorkCalendar = {
+  isWorkday: (at) => at.getUTCDay() !== 0 && at.getUTCDay() !== 6,
+  addWorkdays(at, days) {
+    const next = new Date(at);
+    for (let left = Math.abs(days); left > 0;) {
+      next.setUTCDate(next.getUTCDate() + Math.sign(days));
+      if (this.isWorkday(next)) left--;
+    }
+    return next;
+  },
+  addWorkingTime: (at, ms) => new Date(at.getTime() + ms),
+  workdaysBetween(from, to) {
+    let n = 0;
+    for (const d = new Date(from); d < to;) {
+      d.setUTCDate(d.getUTCDate() + 1);
+      if (d <= to && this.isWorkday(d)) n++;
+    }
+    return n;
+  },
+};
+
+const run = (source: string, bindings: Record<string, unknown>) =>
+  evaluate(env, source, bindings, { calendars: (key) => (key === 'weekdays' ? weekdays : undefined), defaultCalendar: 'weekdays' });
+
+describe('evaluate', () => {
+  it('computes with integers, doubles and strings typed by the data schema', () => {
+    expect(run('data.count * 2 + settings.threshold', { data: { count: 21 }, settings: { threshold: 8 } })).toBe(50);
+    expect(run('data.amount > 100.0', { data: { amount: 250 } })).toBe(true);
+    expect(run("'claim:' + string(data.count)", { data: { count: 7 } })).toBe('claim:7');
+  });
+
+  it('reads lists of objects and maps results back to JSON', () => {
+    const data = { lines: [{ sku: 'a', qty: 2 }, { sku: 'b', qty: 5 }] };
+    expect(run('data.lines.filter(l, l.qty > 2).map(l, l.sku)', { data })).toEqual(['b']);
+    expect(run("{'total': data.lines.map(l, l.qty)[1], 'first': data.lines[0].sku}", { data })).toEqual({ total: 5, first: 'a' });
+  });
+
+  it('handles timestamps and ISO 8601 durations', () => {
+    expect(run("data.due + duration('P1DT2H')", { data: { due: '2026-03-02T09:00:00Z' } })).toBe('2026-03-03T11:00:00.000Z');
+    expect(run("duration('PT90M') + duration('1h')", {})).toBe('PT2H30M');
+    expect(run('event.time < data.due', { data: { due: '2026-03-02T09:00:00Z' }, event: { time: '2026-03-01T00:00:00Z' } })).toBe(true);
+  });
+
+  it('counts working days with the calendar the caller supplies', () => {
+    const friday = '2026-03-06T10:00:00Z';
+    expect(run('cal.addWorkdays(data.due, 1)', { data: { due: friday } })).toBe('2026-03-09T10:00:00.000Z');
+    expect(run("cal.isWorkday(data.due, 'weekdays')", { data: { due: friday } })).toBe(true);
+    expect(run('cal.workdaysBetween(data.due, data.due + duration("P7D"))', { data: { due: friday } })).toBe(5);
+    expect(() => run("cal.isWorkday(data.due, 'ru')", { data: { due: friday } })).toThrow(/no calendar 'ru'/);
+  });
+
+  it('gives optionals and guards their value', () => {
+    expect(run("data.?decision.orValue('none')", { data: {} })).toBe('none');
+    expect(run('has(data.decision)', { data: { decision: 'go' } })).toBe(true);
+    expect(run("stage.intake.completed", { stage: { intake: { completed: true, active: false } } })).toBe(true);
+  });
+
+  it('reports an unset field read without a guard as expression_error with a hint', () => {
+    try {
+      run("data.decision == 'go'", { data: {} });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(CelEvaluationError);
+      expect((error as CelEvaluationError).code).toBe('expression_error');
+      expect((error as CelEvaluationError).hint).toMatch(/has\(/);
+    }
+  });
+
+  it('refuses an expression that does not check, with the check finding code', () => {
+    expect(() => run('data.decison', { data: {} })).toThrow(expect.objectContaining({ code: 'unknown_data_field' }));
+    expect(() => run('now()', {})).toThrow(expect.objectContaining({ code: 'now_not_allowed' }));
+  });
+
+  it('substitutes installation variables as the check does', () => {
+    const result = evaluate(env, 'data.amount > double(${LIMIT})', { data: { amount: 600 } }, { variables: { LIMIT: { value: '500' } } });
+    expect(result).toBe(true);
+  });
+});
+
+describe('durations', () => {
+  it.each([
+    ['P3D', 3 * 86_400_000], ['PT4H', 4 * 3_600_000], ['P1W', 7 * 86_400_000], ['-PT30M', -1_800_000],
+    ['PT0.5S', 500], ['1h30m', 5_400_000], ['0', 0],
+  ])('%s', (text, ms) => expect(parseDuration(text)).toEqual({ milliseconds: ms }));
+
+  it.each(['P1M', 'P1Y', 'P', 'PT', 'P3', '3 days', ''])('rejects %s', (text) => expect(parseDuration(text)).toHaveProperty('error'));
+
+  it('formats back to ISO 8601', () => {
+    expect(formatDuration(93_784_000)).toBe('P1DT2H3M4S');
+    expect(formatDuration(0)).toBe('PT0S');
+    expect(formatDuration(-3_600_000)).toBe('-PT1H');
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Editor support: a package file whose first line is the modeline
+ *   # yaml-language-server: $schema=<relative path>/schema/v1/object.schema.json
+ * gets, from the real yaml-language-server over its stdio protocol, completion of the kinds and of the spec
+ * fields of its kind, hover descriptions and diagnostics — the kind dispatch (if/then) and the relative
+ * cross-file $refs resolve in the editor as they do in ajv.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LspClient } from './lsp-client.js';
+
+const OBJECT_SCHEMA = fileURLToPath(new URL('../../schema/v1/object.schema.json', import.meta.url));
+const SERVER = fileURLToPath(new URL('../../node_modules/yaml-language-server/bin/yaml-language-server', import.meta.url));
+const SETTINGS = { yaml: { validate: true, hover: true, completion: true, schemaStore: { enable: false } } };
+
+interface CompletionList { items: Array<{ label: string }> }
+interface Hover { contents: { value: string } }
+interface Diagnostic { message: string; range: { start: { line: number } } }
+
+let dir: string;
+let client: LspClient;
+let version = 0;
+
+/** Opens `name` with the modeline pointing at the real schema by a relative path, as an author writes it. */
+function open(name: string, body: string): { uri: string; diagnostics: Promise<Diagnostic[]> } {
+  const path = join(dir, name);
+  const text = `# yaml-language-server: $schema=${relative(dir, OBJECT_SCHEMA)}\n${body}`;
+  writeFileSync(path, text);
+  const uri = pathToFileURL(path).href;
+  const diagnostics = client.diagnosticsOf(uri) as Promise<unknown> as Promise<Diagnostic[]>;
+  client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: ++version, text } });
+  return { uri, diagnostics };
+}
+
+async function completionLabels(uri: string, line: number, character: number): Promise<string[]> {
+  const list = (await client.request('textDocument/completion', { textDocument: { uri }, position: { line, character } })) as unknown as CompletionList;
+  return list.items.map((i) => i.label);
+}
+
+async function hoverText(uri: string, line: number, character: number): Promise<string> {
+  const hover = (await client.request('textDocument/hover', { textDocument: { uri }, position: { line, character } })) as unknown as Hover | null;
+  return hover?.contents.value ?? '';
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'package-sdk-editor-'));
+  client = new LspClient(process.execPath, [SERVER, '--stdio'], SETTINGS);
+  await client.request('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(dir).href,
+    capabilities: {
+      workspace: { configuration: true },
+      textDocument: { completion: { completionItem: { snippetSupport: true } }, hover: { contentFormat: ['markdown', 'plaintext'] } },
+    },
+  });
+  client.notify('initialized', {});
+  client.notify('workspace/didChangeConfiguration', { settings: SETTINGS });
+}, 60_000);
+
+afterAll(async () => {
+  await client?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('yaml-language-server with the object schema', () => {
+  it('completes the spec fields of a Process, and only those', async () => {
+    // line 0 is the modeline; the cursor is on the empty line inside spec (line 6)
+    const { uri } = open('process.yaml', 'apiVersion: taimen.ai/v1\nkind: Process\nkey: refund\nspec:\n  version: 1\n  \n');
+    const labels = await completionLabels(uri, 6, 2);
+    expect(labels).toEqual(expect.arrayContaining(['stages', 'data', 'start', 'displayName', 'decisions', 'memory']));
+    expect(labels).not.toContain('version'); // already written
+    expect(labels).not.toContain('lifecycleSchema'); // a TaskType field
+  }, 60_000);
+
+  it('completes the spec fields of another kind through the same dispatch', async () => {
+    const { uri } = open('task-type.yaml', 'apiVersion: taimen.ai/v1\nkind: TaskType\nkey: claim-review\nspec:\n  \n');
+    const labels = await completionLabels(uri, 5, 2);
+    expect(labels).toEqual(expect.arrayContaining(['lifecycleSchema', 'approvalSchema', 'fieldSchema', 'acceptance']));
+    expect(labels).not.toContain('stages');
+  }, 60_000);
+
+  it('completes the spec of a View through view.schema.json', async () => {
+    const { uri } = open('view.yaml', 'apiVersion: taimen.ai/v1\nkind: View\nkey: refund-list\nspec:\n  \n');
+    const labels = await completionLabels(uri, 5, 2);
+    expect(labels).toEqual(expect.arrayContaining(['title', 'source', 'layout', 'nav', 'audience']));
+  }, 60_000);
+
+  it('completes the values of kind', async () => {
+    const { uri } = open('kind.yaml', 'apiVersion: taimen.ai/v1\nkind: \n');
+    const labels = await completionLabels(uri, 2, 6);
+    expect(labels).toEqual(expect.arrayContaining(['Package', 'Installation', 'Process', 'TaskType', 'ConnectionType', 'KnowledgePack', 'View', 'Component']));
+  }, 60_000);
+
+  it('shows the reference description of a field on hover', async () => {
+    const { uri } = open('hover.yaml', 'apiVersion: taimen.ai/v1\nkind: Process\nkey: refund\nspec:\n  version: 1\n  calendar: office\n');
+    expect(await hoverText(uri, 5, 4)).toContain('Definition version: a published version is immutable');
+    expect(await hoverText(uri, 6, 4)).toContain('Default calendar for cal.');
+  }, 60_000);
+
+  it('reports an unknown spec field at the field', async () => {
+    const { diagnostics } = open('unknown.yaml', 'apiVersion: taimen.ai/v1\nkind: Role\nkey: claims-officer\nspec:\n  name: Claims officer\n  title: Officer\n');
+    const found = await diagnostics;
+    expect(found.map((d) => [d.range.start.line, d.message])).toEqual([[6, 'Property title is not allowed.']]);
+  }, 60_000);
+});

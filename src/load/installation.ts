@@ -21,10 +21,9 @@ import type { GitSourceResolver, SourcePlace } from '../lock/resolver.js';
 import type { LockEntry } from '../lock/lock-file.js';
 import type { SourceDocument } from './document.js';
 import { loadError } from './load-finding.js';
-import { checkEnvelope, displayPath, isMapping } from './package.js';
+import { displayPath, isMapping, loadEnvelopeFile } from './package.js';
 import type { KnownDir, PackageSet } from './package-set.js';
 import { childPointer } from './pointer.js';
-import { loadSourceFile } from './source.js';
 
 export interface InstallationLoadOptions {
   cwd: string;
@@ -43,12 +42,9 @@ export async function loadInstallationFile(
   const absolute = resolve(options.cwd, path);
   const file = displayPath(options.cwd, absolute);
   const findings: Finding[] = [];
-  const loaded = await loadSourceFile(absolute, file);
-  findings.push(...loaded.findings);
-  const document = loaded.document;
-  if (document === undefined) return { findings };
-  const envelope = checkEnvelope(document, findings);
-  if (envelope === undefined) return { findings };
+  const loaded = await loadEnvelopeFile(absolute, file, findings);
+  if (loaded === undefined) return { findings };
+  const { document, envelope } = loaded;
   if (envelope.kind !== 'Installation') {
     findings.push(invalid(document, '/kind', `the file holds kind '${envelope.kind}'; --install takes a kind: Installation file`));
     return { findings };

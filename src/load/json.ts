@@ -104,13 +104,7 @@ class JsonParser {
     const value: Record<string, unknown> = {};
     const entries: Extract<JsonNode, { type: 'object' }>['entries'] = [];
     const seen = new Set<string>();
-    this.skipSpace();
-    if (this.text[this.at] === '}') {
-      this.at++;
-      return { value, node: { type: 'object', start, end: this.at, entries } };
-    }
-    for (;;) {
-      this.skipSpace();
+    this.members('}', () => {
       if (this.text[this.at] !== '"') this.fail(`expected a key in double quotes, found ${describe(this.text[this.at])}`);
       const keyStart = this.at;
       const key = this.string(pointer);
@@ -125,38 +119,37 @@ class JsonParser {
       if (key === '__proto__') Object.defineProperty(value, key, { value: entry.value, enumerable: true, writable: true, configurable: true });
       else value[key] = entry.value;
       entries.push({ key, keyStart, keyEnd, value: entry.node });
-      this.skipSpace();
-      if (this.text[this.at] === ',') {
-        this.at++;
-        continue;
-      }
-      this.expect('}');
-      return { value, node: { type: 'object', start, end: this.at, entries } };
-    }
+    });
+    return { value, node: { type: 'object', start, end: this.at, entries } };
   }
 
   private array(pointer: string): { value: unknown; node: JsonNode } {
     const start = this.at++;
     const value: unknown[] = [];
     const items: JsonNode[] = [];
-    this.skipSpace();
-    if (this.text[this.at] === ']') {
-      this.at++;
-      return { value, node: { type: 'array', start, end: this.at, items } };
-    }
-    for (;;) {
-      this.skipSpace();
+    this.members(']', () => {
       const item = this.value(childPointer(pointer, value.length));
       value.push(item.value);
       items.push(item.node);
-      this.skipSpace();
-      if (this.text[this.at] === ',') {
-        this.at++;
-        continue;
-      }
-      this.expect(']');
-      return { value, node: { type: 'array', start, end: this.at, items } };
+    });
+    return { value, node: { type: 'array', start, end: this.at, items } };
+  }
+
+  /** Comma-separated members up to `close` (the opening bracket is already read). */
+  private members(close: '}' | ']', member: () => void): void {
+    this.skipSpace();
+    if (this.text[this.at] === close) {
+      this.at++;
+      return;
     }
+    for (;;) {
+      this.skipSpace();
+      member();
+      this.skipSpace();
+      if (this.text[this.at] !== ',') break;
+      this.at++;
+    }
+    this.expect(close);
   }
 
   private string(pointer: string): string {

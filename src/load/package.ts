@@ -67,19 +67,18 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
     return { findings: [loadError('package_not_found', show(manifestPath), { line: 1, column: 1 }, '', `no ${MANIFEST} in ${show(absolute) || '.'}`)] };
   }
   const findings: Finding[] = [];
-  const loaded = await loadSourceFile(manifestPath, show(manifestPath));
-  findings.push(...loaded.findings);
-  const manifest = loaded.document;
-  if (manifest === undefined) return { findings };
-  const envelope = checkEnvelope(manifest, findings);
-  if (envelope === undefined) return { findings };
+  const loaded = await loadEnvelopeFile(manifestPath, show(manifestPath), findings);
+  if (loaded === undefined) return { findings };
+  const { document: manifest, envelope } = loaded;
   if (envelope.kind !== 'Package') {
     findings.push(at(manifest, 'invalid_wrapper', '/kind', `${MANIFEST} holds kind '${envelope.kind}'; a package manifest is kind: Package`));
     return { findings };
   }
   const key = envelope.key;
   const dirName = basename(realDir);
-  if (key !== dirName) {
+  // A git checkout is named by its content hash in the cache; the installation's key is checked below.
+  const fromGit = options.source !== undefined && 'git' in options.source;
+  if (key !== dirName && !fromGit) {
     findings.push(at(manifest, 'package_key_mismatch', '/key', `key '${key}' does not match the directory name '${dirName}'`, `rename the directory or set key: ${dirName}`));
   }
   if (options.expectedKey !== undefined && options.expectedKey !== key) {
@@ -162,6 +161,19 @@ export function comparePaths(a: string, b: string): number {
     if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
   }
   return x.length - y.length;
+}
+
+/** Loads a file that must be an envelope (a manifest, an installation); undefined after findings. */
+export async function loadEnvelopeFile(
+  path: string,
+  file: string,
+  findings: Finding[],
+): Promise<{ document: SourceDocument; envelope: Envelope } | undefined> {
+  const loaded = await loadSourceFile(path, file);
+  findings.push(...loaded.findings);
+  if (loaded.document === undefined) return undefined;
+  const envelope = checkEnvelope(loaded.document, findings);
+  return envelope === undefined ? undefined : { document: loaded.document, envelope };
 }
 
 /** The envelope of `document`, or undefined after an `invalid_wrapper` finding. */

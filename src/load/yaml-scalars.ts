@@ -52,6 +52,8 @@ function resolveInteger(text: string): ScalarResult | undefined {
     return { error: `an integer of ${unsigned.length} digits — more than ${MAX_DIGITS}` };
   }
   const value = radix === 10 ? Number(digits) : parseInt(digits, radix);
+  // Up to 1000 digits are an integer to the reference; past ~309 a JSON number here is infinite.
+  if (!Number.isFinite(value)) return { error: `an integer of ${unsigned.length} digits is beyond the range of a JSON number` };
   return { value: value === 0 ? 0 : value }; // `-0` is the integer 0
 }
 

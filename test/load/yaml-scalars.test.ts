@@ -19,6 +19,7 @@ const TABLE: Row[] = [
   ['012', value(12)], ['0o12', value(10)], ['0x1A', value(26)], ['+1', value(1)], ['-0', value(0)], ['-17', value(-17)],
   ['1_000', value('1_000')], ['0b101', value('0b101')], ['1:30', value('1:30')], ['-0x1A', value('-0x1A')], ['+0o7', value('+0o7')],
   ['9'.repeat(1001), refused(/1001 digits — more than 1000/)],
+  ['9'.repeat(400), refused(/400 digits is beyond the range of a JSON number/)], ['9'.repeat(300), value(Number('9'.repeat(300)))],
   ['!!int x', refused(/'x' is not an integer/)], ['!!int 0b1', refused(/not an integer/)], ['!!int 1:30', refused(/not an integer/)],
   ['!!int "42"', value(42)],
   // floats: the YAML 1.1 syntax that needs a dot; non-finite values are not JSON

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isError, type Finding } from '../model/finding.js';
+import type { Package } from '../model/package.js';
 import { cacheRoot, exists } from './cache.js';
 import { contentHash } from './content-hash.js';
 import type { SourceOptions } from './git-source.js';
-import { resolveInstallation, type InstallationPackage } from './installation.js';
 import { lineDiff } from './line-diff.js';
 import {
   isGitLockSource, LockFileError, lockDocument, lockFileFor, readLock, serializeLock, writeLock,
-  type LockDocument, type LockEntry,
+  type LockDocument, type LockEntry, type LockSource,
 } from './lock-file.js';
 import { finding, pinningResolver, type PinnedCommit } from './resolver.js';
 
@@ -66,13 +66,16 @@ export async function lock(options: LockOptions): Promise<LockReport> {
   const { resolve, pinned } = pinningResolver({
     cacheDir: options.cacheDir ?? cacheRoot(), onFetch: options.onFetch, onWait: options.onWait,
   });
-  const installation = await resolveInstallation(options.install, { resolveGitSource: resolve });
-  findings.push(...installation.findings);
-  if (findings.some(isError)) return failed();
+  const [{ loadTargets }, { sourcePath }] = await Promise.all([import('../load/targets.js'), import('../load/installation.js')]);
+  const workspace = await loadTargets({ install: options.install, resolveGitSource: resolve });
+  findings.push(...workspace.findings);
+  const installation = workspace.installation;
+  if (findings.some(isError) || !installation) return failed();
 
   const entries: LockEntry[] = [];
-  for (const pkg of installation.packages) {
-    const entry = await entryOf(pkg, pinned.get(pkg.key), findings);
+  for (const pkg of workspace.packages) {
+    const source = pkg.source ?? { path: sourcePath(installation.dir, pkg.dir) }; // found by a requires
+    const entry = await entryOf(pkg, source, pinned.get(pkg.key), findings);
     if (entry) entries.push(entry);
   }
   findings.push(...movedTags(entries, previous, lockFile));
@@ -90,8 +93,10 @@ export async function lock(options: LockOptions): Promise<LockReport> {
   return { lockFile, status: 'written', document, findings };
 }
 
-async function entryOf(pkg: InstallationPackage, pin: PinnedCommit | undefined, findings: Finding[]): Promise<LockEntry | undefined> {
-  const place = { file: pkg.manifestFile, path: '/spec/version', line: 1, column: 1 };
+async function entryOf(
+  pkg: Package, source: LockSource, pin: PinnedCommit | undefined, findings: Finding[],
+): Promise<LockEntry | undefined> {
+  const place = { file: pkg.manifest.file, path: '/spec/version', ...pkg.manifest.locate('/spec/version') };
   if (pkg.version === undefined) {
     findings.push(finding(place, 'package_version_missing', 'error', `package '${pkg.key}': no spec.version`,
       'the lock pins a version: add spec.version (x.y.z) to package.yaml'));
@@ -103,7 +108,7 @@ async function entryOf(pkg: InstallationPackage, pin: PinnedCommit | undefined, 
       `changed while locking (${hash.slice(0, 19)}… instead of ${pin.contentHash.slice(0, 19)}…)`, 'run package-sdk lock again'));
     return undefined;
   }
-  return { key: pkg.key, version: pkg.version, source: pkg.source, ...(pin ? { commit: pin.commit } : {}), contentHash: hash };
+  return { key: pkg.key, version: pkg.version, source, ...(pin ? { commit: pin.commit } : {}), contentHash: hash };
 }
 
 /** Re-pinning is what `lock` is for, but a tag that moved under the same name deserves a look. */

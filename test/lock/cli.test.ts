@@ -16,7 +16,7 @@ afterEach(async () => sandbox.dispose());
 async function taggedPackages(count: number): Promise<{ key: string; git: string; ref: string }[]> {
   const entries = [];
   for (let i = 0; i < count; i++) {
-    const repo = sandbox.repo(`p${i}`, { 'package.yaml': manifest(`p${i}`), 'roles/r.yaml': `n: ${i}\n` });
+    const repo = sandbox.repo(`p${i}`, { 'package.yaml': manifest(`p${i}`), 'roles/r.yaml': `apiVersion: taimen.ai/v1\nkind: Role\nkey: r${i}\nspec: {name: R}\n` });
     repo.tag('v1.0.0');
     entries.push({ key: `p${i}`, git: await repo.httpUrl(), ref: 'v1.0.0' });
   }

@@ -58,12 +58,13 @@ describe('lock over smart HTTP', () => {
     expect(await readFile(join(sandbox.path('install'), 'packages.lock'), 'utf8')).toBe(first);
   });
 
-  it('reads blobs, not a working tree: export-subst and autocrlf change nothing', async () => {
+  it('reads blobs, not a working tree: export-subst and eol attributes change nothing', async () => {
     const repo = sandbox.repo('attrs', {
-      'package.yaml': manifest('attrs'), '.gitattributes': '* export-subst\n*.yaml text eol=crlf\n', 'f.yaml': 'v: $Format:%H$\n',
+      'package.yaml': manifest('attrs'), '.gitattributes': '* export-subst\n*.txt text eol=crlf\n', 'notes.txt': 'v: $Format:%H$\n',
     });
     repo.tag('v1');
-    const { document } = await lockOf([{ key: 'attrs', git: await repo.httpUrl(), ref: 'v1' }]);
+    const { report, document } = await lockOf([{ key: 'attrs', git: await repo.httpUrl(), ref: 'v1' }]);
+    expect(report.findings).toEqual([]);
     expect(document?.packages[0].contentHash).toBe(await contentHash(repo.work));
   });
 

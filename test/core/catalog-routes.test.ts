@@ -233,6 +233,25 @@ describe('notification rules', () => {
   });
 });
 
+describe('single reads', () => {
+  it('reads one rule, skill, project template and connection types by id or key, with their ETags', async () => {
+    const rule = (await get('/api/v1/rules', '/api/v1/rules?status=enabled')).body.items[0];
+    const oneRule = await get('/api/v1/rules/{id}', `/api/v1/rules/${rule.id}`);
+    expect(oneRule.headers.get('etag')).toBe(`"rule-${rule.version}"`);
+    const skill = (await get('/api/v1/skills', '/api/v1/skills')).body.items[0];
+    expect((await get('/api/v1/skills/{id}', `/api/v1/skills/${skill.id}`)).headers.get('etag')).toBe(`"skill-${skill.rowVersion}"`);
+    const template = (await get('/api/v1/project-templates', '/api/v1/project-templates?key=case')).body.items[0];
+    expect((await get('/api/v1/project-templates/{id}', `/api/v1/project-templates/${template.id}`)).body.key).toBe('case');
+    expect((await get('/api/v1/connection-types', '/api/v1/connection-types?key=helpdesk')).body.items).toHaveLength(1);
+    expect((await get('/api/v1/workspace-types', '/api/v1/workspace-types')).body.items.map((w: any) => w.key)).toEqual(['team']);
+    expect((await get('/api/v1/project-templates/{id}', `/api/v1/project-templates/${randomUUID()}`)).status).toBe(404);
+  });
+
+  it('serves the Kernos health route', async () => {
+    expect((await get('/v1/health', '/v1/health')).body).toMatchObject({ ok: true, version: '0.10.0' });
+  });
+});
+
 describe('packages:test', () => {
   it('answers 501 not_implemented until an engine is plugged in', async () => {
     const answer = await send('POST', '/api/v1/packages:test', '/api/v1/packages:test', { package: { files: [{ path: 'package.yaml', content: 'key: x\n' }] } }, undefined, { 'Idempotency-Key': randomUUID() });

@@ -54,6 +54,7 @@ describe('POST /packages:plan and /packages:apply', () => {
     expect(plan.body.package).toEqual({ key: 'desk', version: '0.1.0' });
     expect(plan.body.changes.map((c: any) => `${c.kind}/${c.key}:${c.action}`)).toEqual([
       'TaskType/desk-review:create', 'Agent/desk-process:create', 'Calendar/desk-office:create', 'Process/desk-request:create', 'WorkRule/desk-reopened:create',
+      'View/desk-queue:create',
     ]);
     expect(plan.body.outside).toEqual([
       { kind: 'NotificationRule', key: 'desk-assigned', appliedBy: 'notification-service' },
@@ -70,7 +71,10 @@ describe('POST /packages:plan and /packages:apply', () => {
       { kind: 'Calendar', key: 'desk-office', action: 'create', version: 1 },
       { kind: 'Process', key: 'desk-request', action: 'create', version: 1 },
       { kind: 'WorkRule', key: 'desk-reopened', action: 'create', version: 1 },
+      { kind: 'View', key: 'desk-queue', action: 'create', version: 1 },
     ]);
+    const view = await core.call('GET', '/api/v1/views/desk-queue');
+    expect(view.body).toMatchObject({ key: 'desk-queue', version: 1, latestVersion: 1, status: 'active', spec: { displayName: 'Open requests' } });
 
     const again = await drive('POST', PLAN, PLAN, { package: { files } }, { headers: idem() });
     expect(again.body.changes.every((c: any) => c.action === 'unchanged')).toBe(true);

@@ -27,7 +27,7 @@ function listRoute(path: string, collection: string, response: string, keyParame
     method: 'GET',
     path,
     api: 'core',
-    summary: `List ${collection}`,
+    summary: `List ${collection.replaceAll("-", " ")}`,
     response,
     query: [...(keyParameter ? [{ name: keyParameter, type: 'string' as const }] : []), ...LIST_QUERY],
     handle(ctx) {
@@ -43,7 +43,7 @@ function getRoute(path: string, collection: string, response: string, what: stri
     method: 'GET',
     path,
     api: 'core',
-    summary: `Read one of ${collection}`,
+    summary: `Read a ${what}`,
     response,
     handle(ctx) {
       const row = findOr404(ctx.store.get<CatalogRow>(collection, ctx.params.id!), `${what} ${ctx.params.id}`);

@@ -108,31 +108,17 @@ export async function showBundle(conn: Connection, id: string): Promise<Record<s
   return (await request<Record<string, unknown>>(conn, 'GET', `/bundles/${encodeURIComponent(id)}`)).body;
 }
 
-interface LocalCore {
-  url: string;
-  token?: string;
-  stop(): Promise<void>;
-}
-
-// Loaded only for `--server local`, so the other commands never load the server and its database.
-const LOCAL_CORE_MODULE = '../core/local.js';
-
 /**
- * Runs `use` against `--server`: a URL, or `local` for an embedded core on a loopback port with its
+ * Runs `use` against `--server`: a URL, or `local` for the embedded core on a loopback port with its
  * data (and trust store, `keys/trusted/`) in `.package-sdk/core`, stopped afterwards.
  */
 export async function withServer<T>(server: string | undefined, token: string | undefined, use: (conn: Connection) => Promise<T>): Promise<T> {
   if (server !== 'local') return use(connection(server, token));
-  let startLocalCore: (options: { dataDir?: string; token?: string }) => Promise<LocalCore>;
-  try {
-    ({ startLocalCore } = (await import(LOCAL_CORE_MODULE)) as { startLocalCore: typeof startLocalCore });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new BundleFailure('usage', '--server local needs the embedded core, which this build does not include; give a server URL', 2);
-  }
+  // Loaded only here, so the other commands never load the server and its database.
+  const { startLocalCore } = await import('../core/local.js');
   const core = await startLocalCore(token === undefined ? {} : { token });
   try {
-    return await use(connection(core.url, core.token ?? token));
+    return await use(connection(core.url, core.token));
   } finally {
     await core.stop();
   }

@@ -27,7 +27,7 @@ function listRoute(path: string, collection: string, response: string, keyParame
     method: 'GET',
     path,
     api: 'core',
-    summary: `List ${collection.replaceAll("-", " ")}`,
+    summary: `List ${collection.replaceAll('-', ' ')}`,
     response,
     query: [...(keyParameter ? [{ name: keyParameter, type: 'string' as const }] : []), ...LIST_QUERY],
     handle(ctx) {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Ajv2020Module from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 /** The public schemas: what editors load and what stage 1 of `check` validates against. */
@@ -11,16 +11,16 @@ export type SchemaName = 'object' | 'test' | 'lock' | 'plan' | 'view' | 'knowled
 /** Annotation keywords of editors (yaml-language-server, VS Code) that ajv's strict mode must know. */
 const EDITOR_KEYWORDS = ['markdownDescription', 'deprecationMessage', 'defaultSnippets', 'errorMessage', 'x-intellij-html-description'];
 
-// ajv and ajv-formats are CommonJS modules with a default export.
-const Ajv2020 = (Ajv2020Module as unknown as { default: typeof Ajv2020Module }).default ?? Ajv2020Module;
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule }).default ?? addFormatsModule;
+// ajv-formats is a CommonJS module whose function is its default export.
+type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
 
 /**
  * One configuration for validation at run time and for the validators precompiled at build time
  * (`scripts/build-validators.mjs`): every error (so the reducer can pick the one the author meant), with the
  * failing schema attached (for did-you-mean hints).
  */
-export function createAjv(options: { standalone?: boolean } = {}): InstanceType<typeof Ajv2020> {
+export function createAjv(options: { standalone?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     verbose: true,

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { closestName } from '../model/did-you-mean.js';
 
 /**
  * Reduces ajv's full error list (allErrors + verbose) to one error per mistake (ARCHITECTURE.md,
@@ -15,6 +16,10 @@ export interface SchemaMistake {
   candidates?: readonly string[];
   /** The offending name or value, compared with the candidates. */
   actual?: string;
+  /** What the schema says of the field, when it explains the expected form (patterns, formats). */
+  explanation?: string;
+  /** For a missing required field: its name. */
+  missing?: string;
 }
 
 type AjvError = ErrorObject<string, Record<string, any>, unknown>;
@@ -25,16 +30,42 @@ export function reduceSchemaErrors(errors: readonly AjvError[]): SchemaMistake[]
   let remaining = errors.filter((e) => e.keyword !== 'if' && e.keyword !== 'propertyNames');
   remaining = resolveUnions(remaining);
   remaining = dropShadowedByDeeper(remaining);
-  const seen = new Set<string>();
-  const mistakes: SchemaMistake[] = [];
-  for (const error of remaining) {
-    const mistake = describe(error);
-    const id = `${mistake.pointer}\u0000${mistake.keyword}\u0000${mistake.message}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    mistakes.push(mistake);
+  const mistakes = mergeSamePlace(remaining.map(describe));
+  return dropRequiredExplainedByTypo(mistakes).sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+}
+
+/**
+ * The same node fails the same keyword in several places of the schema (a kind enum in two dispatches):
+ * one mistake, with the candidates of all.
+ */
+function mergeSamePlace(mistakes: SchemaMistake[]): SchemaMistake[] {
+  const byPlace = new Map<string, SchemaMistake>();
+  for (const mistake of mistakes) {
+    const id = `${mistake.pointer}\u0000${mistake.atKey}\u0000${mistake.keyword}`;
+    const known = byPlace.get(id);
+    if (!known) {
+      byPlace.set(id, mistake);
+    } else if ((mistake.candidates?.length ?? 0) > (known.candidates?.length ?? 0)) {
+      byPlace.set(id, mistake); // the widest list of what is allowed is the true one
+    }
   }
-  return mistakes.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+  return [...byPlace.values()];
+}
+
+/** `displayNme` unknown and `displayName` missing are one typo: keep the unknown field and its hint. */
+function dropRequiredExplainedByTypo(mistakes: SchemaMistake[]): SchemaMistake[] {
+  return mistakes.filter((mistake) => {
+    if (mistake.keyword !== 'required' || mistake.missing === undefined) return true;
+    const missing = mistake.missing;
+    return !mistakes.some(
+      (other) =>
+        other.atKey &&
+        other.actual !== undefined &&
+        parentOf(other.pointer) === mistake.pointer &&
+        (other.keyword === 'additionalProperties' || other.keyword === 'unevaluatedProperties') &&
+        closestName(other.actual, [missing]) === missing,
+    );
+  });
 }
 
 /** Replaces each failed oneOf/anyOf by the errors of the branch the document most likely meant. */
@@ -109,8 +140,16 @@ function dropShadowedByDeeper(errors: AjvError[]): AjvError[] {
   return errors.filter(
     (e) =>
       !wrappers.has(e.keyword) ||
-      !errors.some((other) => other !== e && other.instancePath.startsWith(`${e.instancePath}/`)) ||
-      e.keyword === 'not',
+      e.propertyName !== undefined ||
+      !errors.some((other) => other !== e && explainsMore(other, e.instancePath)),
+  );
+}
+
+/** An error below the node, or an unknown field of the node (the key the author meant, misspelt). */
+function explainsMore(error: AjvError, instancePath: string): boolean {
+  return (
+    error.instancePath.startsWith(`${instancePath}/`) ||
+    (error.instancePath === instancePath && (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties'))
   );
 }
 
@@ -136,15 +175,21 @@ function describe(error: AjvError): SchemaMistake {
         atKey: true,
         keyword,
         message: `missing required field '${params.missingProperty}'${where(instancePath)}`,
+        missing: String(params.missingProperty),
       };
     case 'type':
-      return { pointer: instancePath, atKey: false, keyword, message: `must be ${typeList(String(params.type))}, not ${jsonType(error.data)}` };
+      return {
+        pointer: instancePath,
+        atKey: false,
+        keyword,
+        message: `${subject(instancePath)}must be ${typeList(String(params.type))}, not ${jsonType(error.data)}`,
+      };
     case 'const':
       return {
         pointer: instancePath,
         atKey: false,
         keyword,
-        message: `must be ${JSON.stringify(params.allowedValue)}`,
+        message: `${subject(instancePath)}must be ${JSON.stringify(params.allowedValue)}`,
         candidates: typeof params.allowedValue === 'string' ? [params.allowedValue] : undefined,
         actual: typeof error.data === 'string' ? error.data : undefined,
       };
@@ -160,11 +205,17 @@ function describe(error: AjvError): SchemaMistake {
       };
     }
     case 'pattern':
-      return { pointer: instancePath, atKey: false, keyword, message: `${show(error.data)} does not match ${patternName(error)}` };
+      return {
+        pointer: instancePath,
+        atKey: false,
+        keyword,
+        message: `${show(error.data)} does not match ${patternName(error)}`,
+        ...explanationOf(error),
+      };
     case 'format':
       return { pointer: instancePath, atKey: false, keyword, message: `${show(error.data)} is not a valid ${params.format}` };
     case 'not':
-      return { pointer: instancePath, atKey: false, keyword, message: `${show(error.data)} is not allowed here` };
+      return { pointer: instancePath, atKey: false, keyword, message: schemaDescription(error) ?? `${show(error.data)} is not allowed here` };
     case 'oneOf':
       return { pointer: instancePath, atKey: false, keyword, message: 'matches more than one of the allowed shapes — keep only one' };
     case 'minProperties':
@@ -181,7 +232,9 @@ function describeName(error: AjvError): SchemaMistake {
   const name = String(error.propertyName);
   const pointer = `${error.instancePath}/${escapePointer(name)}`;
   if (error.keyword === 'not') {
-    return { pointer, atKey: true, keyword: 'propertyNames', message: `name '${name}' is not allowed (looks like a secret or is reserved)` };
+    const rule = schemaDescription(error);
+    const message = rule ? `'${name}' is not allowed — ${lowerFirst(rule)}` : `name '${name}' is not allowed (looks like a secret or is reserved)`;
+    return { pointer, atKey: true, keyword: 'propertyNames', message };
   }
   const rule = error.keyword === 'pattern' ? `does not match ${patternName(error)}` : (error.message ?? 'is not allowed');
   return { pointer, atKey: true, keyword: 'propertyNames', message: `name '${name}' ${rule}` };
@@ -201,15 +254,48 @@ function knownProperties(schema: unknown): string[] | undefined {
   return names.size > 0 ? [...names] : undefined;
 }
 
+/** A pattern is named by its definition (`typeKey`, `slug` …) when it has one; the regex is the last resort. */
 function patternName(error: AjvError): string {
   const schema = error.parentSchema as Record<string, unknown> | undefined;
-  const title = schema && typeof schema.title === 'string' ? schema.title : undefined;
-  return title ? `the ${title} pattern (${error.params.pattern})` : `the pattern ${error.params.pattern}`;
+  if (schema && typeof schema.title === 'string') return `the ${schema.title} pattern`;
+  const definition = /\/\$defs\/([^/]+)\/pattern$/.exec(error.schemaPath)?.[1];
+  return definition ? `the ${unescapePointer(definition)} pattern ${error.params.pattern}` : `the pattern ${error.params.pattern}`;
+}
+
+function explanationOf(error: AjvError): { explanation?: string } {
+  const description = schemaDescription(error);
+  return description ? { explanation: description } : {};
+}
+
+/** The description of the schema node that failed: where a schema states a rule in words, it is the best message. */
+function schemaDescription(error: AjvError): string | undefined {
+  const description = (error.parentSchema as Record<string, unknown> | undefined)?.description;
+  return typeof description === 'string' && description !== '' ? description : undefined;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/** `'skill' ` for `/spec/…/call/skill`, `'stages[0]' ` for an item: who the sentence is about. */
+function subject(instancePath: string): string {
+  if (instancePath === '') return 'the document ';
+  const path = readablePath(instancePath);
+  const last = /(?:^|\.)([^.]+)$/.exec(path)?.[1] ?? path;
+  return `'${last}' `;
 }
 
 function where(instancePath: string): string {
-  const name = instancePath.split('/').pop();
-  return instancePath === '' ? '' : ` in '${unescapePointer(name ?? '')}'`;
+  return instancePath === '' ? '' : ` in ${readablePath(instancePath)}`;
+}
+
+/** `/spec/packages/0` → `spec.packages[0]`: how authors name a place in their YAML. */
+export function readablePath(pointer: string): string {
+  let out = '';
+  for (const segment of pointer.split('/').slice(1).map(unescapePointer)) {
+    out += /^(0|[1-9][0-9]*)$/.test(segment) ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+  }
+  return out;
 }
 
 function typeList(types: string): string {

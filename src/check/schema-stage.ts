@@ -17,7 +17,9 @@ export async function schemaFindings(document: SourceDocument, schema: SchemaNam
 
 function toFinding(document: SourceDocument, mistake: SchemaMistake): Finding {
   const span = document.locate(mistake.pointer, mistake.atKey ? 'key' : 'value');
-  const hint = mistake.actual !== undefined && mistake.candidates ? didYouMean(mistake.actual, mistake.candidates) : undefined;
+  const hint =
+    (mistake.actual !== undefined && mistake.candidates ? didYouMean(mistake.actual, mistake.candidates) : undefined) ??
+    mistake.explanation;
   return {
     code: 'schema_violation',
     severity: 'error',

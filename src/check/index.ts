@@ -1,0 +1,86 @@
+import type { SourceDocument } from '../load/document.js';
+import { loadTargets, type TargetOptions } from '../load/targets.js';
+import { isError, type Finding } from '../model/finding.js';
+import type { LooseFile, Workspace } from '../model/workspace.js';
+import type { SchemaName } from './ajv.js';
+import { schemaFindings } from './schema-stage.js';
+
+export interface CheckOptions extends TargetOptions {}
+
+/** What `check` returns, and what `check --json` prints. */
+export interface CheckReport {
+  ok: boolean;
+  errors: Finding[];
+  warnings: Finding[];
+  /** Findings silenced by `# package-sdk-disable-next-line <code>`: reported, never silent. */
+  suppressed: Finding[];
+  packages: number;
+  objects: number;
+  tests: number;
+}
+
+/** The result of a check with the loaded workspace, for renderers that draw code frames. */
+export interface CheckResult {
+  report: CheckReport;
+  workspace: Workspace;
+}
+
+/** Loads the targets, validates every document against its schema (stage 1), and reports. */
+export async function check(options: CheckOptions = {}): Promise<CheckResult> {
+  const workspace = await loadTargets(options);
+  const findings = [...workspace.findings];
+  for (const [document, schema] of schemaTargets(workspace)) findings.push(...(await schemaFindings(document, schema)));
+  const documents = workspace.documents();
+  const marked = findings.map((finding) => markSuppressed(finding, documents.get(finding.file)));
+  marked.sort(byPlace);
+  const errors = marked.filter(isError);
+  return {
+    workspace,
+    report: {
+      ok: errors.length === 0,
+      errors,
+      warnings: marked.filter((f) => f.severity === 'warning' && !f.suppressed),
+      suppressed: marked.filter((f) => f.suppressed),
+      packages: workspace.packages.length,
+      objects: workspace.packages.reduce((n, pkg) => n + pkg.objects.length, 0) + workspace.files.filter((f) => f.role === 'object').length,
+      tests: workspace.packages.reduce((n, pkg) => n + pkg.tests.length, 0) + workspace.files.filter((f) => f.role === 'test').length,
+    },
+  };
+}
+
+/** Every document that has a public schema, with that schema. */
+function* schemaTargets(workspace: Workspace): Generator<[SourceDocument, SchemaName]> {
+  if (workspace.installation) yield [workspace.installation.document, 'object'];
+  for (const pkg of workspace.packages) {
+    yield [pkg.manifest, 'object'];
+    for (const object of pkg.objects) yield [object.document, 'object'];
+    for (const test of pkg.tests) yield [test.document, 'test'];
+  }
+  for (const file of workspace.files) {
+    const schema = schemaOfLooseFile(file);
+    if (schema) yield [file.document, schema];
+  }
+}
+
+/**
+ * A file given on its own: an object, a test (by name, or by its `steps`), a lock or a plan (by its `format`);
+ * anything else has no schema.
+ */
+function schemaOfLooseFile(file: LooseFile): SchemaName | undefined {
+  if (file.role === 'object') return 'object';
+  const value = file.document.value as { format?: unknown; steps?: unknown } | null;
+  if (file.role === 'test' || Array.isArray(value?.steps)) return 'test';
+  const format = value?.format;
+  if (format === 'package-sdk.lock/v1') return 'lock';
+  if (format === 'package-sdk.plan/v1') return 'plan';
+  return undefined;
+}
+
+function markSuppressed(finding: Finding, document: SourceDocument | undefined): Finding {
+  const codes = document?.suppressions.get(finding.line);
+  return codes?.includes(finding.code) ? { ...finding, suppressed: true } : finding;
+}
+
+function byPlace(a: Finding, b: Finding): number {
+  return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code);
+}

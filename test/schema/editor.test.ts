@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspClient } from './lsp-client.js';
 
 const OBJECT_SCHEMA = fileURLToPath(new URL('../../schema/v1/object.schema.json', import.meta.url));
+const VIEW_SCHEMA = fileURLToPath(new URL('../../schema/v1/view.schema.json', import.meta.url));
 const SERVER = fileURLToPath(new URL('../../node_modules/yaml-language-server/bin/yaml-language-server', import.meta.url));
 const SETTINGS = { yaml: { validate: true, hover: true, completion: true, schemaStore: { enable: false } } };
 
@@ -25,9 +26,9 @@ let client: LspClient;
 let version = 0;
 
 /** Opens `name` with the modeline pointing at the real schema by a relative path, as an author writes it. */
-function open(name: string, body: string): { uri: string; diagnostics: Promise<Diagnostic[]> } {
+function open(name: string, body: string, schema = OBJECT_SCHEMA): { uri: string; diagnostics: Promise<Diagnostic[]> } {
   const path = join(dir, name);
-  const text = `# yaml-language-server: $schema=${relative(dir, OBJECT_SCHEMA)}\n${body}`;
+  const text = `# yaml-language-server: $schema=${relative(dir, schema)}\n${body}`;
   writeFileSync(path, text);
   const uri = pathToFileURL(path).href;
   const diagnostics = client.diagnosticsOf(uri) as Promise<unknown> as Promise<Diagnostic[]>;
@@ -86,6 +87,13 @@ describe('yaml-language-server with the object schema', () => {
     const { uri } = open('view.yaml', 'apiVersion: taimen.ai/v1\nkind: View\nkey: refund-list\nspec:\n  \n');
     const labels = await completionLabels(uri, 5, 2);
     expect(labels).toEqual(expect.arrayContaining(['title', 'source', 'layout', 'nav', 'audience']));
+  }, 60_000);
+
+  it('completes the members of a view block of the kind it names, with view.schema.json in the modeline', async () => {
+    const { uri } = open('list.yaml', 'apiVersion: taimen.ai/v1\nkind: View\nkey: refund-list\nspec:\n  layout:\n    - block: table\n      \n', VIEW_SCHEMA);
+    const labels = await completionLabels(uri, 7, 6);
+    expect(labels).toEqual(expect.arrayContaining(['columns', 'pageSize', 'sort', 'open']));
+    expect(labels).not.toContain('chart');
   }, 60_000);
 
   it('completes the values of kind', async () => {

@@ -6,6 +6,7 @@
  *
  * | code                 | severity | when                                                                       |
  * |----------------------|----------|----------------------------------------------------------------------------|
+ * | package_not_found    | error    | a `{key, path}` entry's directory has no package.yaml                      |
  * | installation_invalid | error    | the --install file is not `kind: Installation` (a malformed `spec` is a     |
  * |                      |          | schema violation, reported by check stage 1)                               |
  * | lock_required        | error    | a git entry has no entry in packages.lock (from the default resolver, src/lock/) |
@@ -21,9 +22,10 @@ import type { GitSourceResolver, SourcePlace } from '../lock/resolver.js';
 import type { LockEntry } from '../lock/lock-file.js';
 import type { SourceDocument } from './document.js';
 import { loadError } from './load-finding.js';
-import { displayPath, isMapping, loadEnvelopeFile } from './package.js';
+import { displayPath, isMapping, loadEnvelopeFile, MANIFEST } from './package.js';
 import type { KnownDir, PackageSet } from './package-set.js';
 import { childPointer } from './pointer.js';
+import { isFile } from './source.js';
 
 export interface InstallationLoadOptions {
   cwd: string;
@@ -98,7 +100,13 @@ export async function explicitPackageDirs(
     if (source === undefined || known.has(entry.key)) continue;
     if (!('git' in source)) {
       const dir = resolve(installation.dir, source.path);
-      known.set(entry.key, { dir, source: { path: sourcePath(installation.dir, dir) } });
+      if (await isFile(join(dir, MANIFEST))) known.set(entry.key, { dir, source: { path: sourcePath(installation.dir, dir) } });
+      else {
+        known.set(entry.key, undefined);
+        const pointer = childPointer(entry.pointer, 'path');
+        findings.push(loadError('package_not_found', installation.file, installation.document.locate(pointer), pointer,
+          `package '${entry.key}': no ${MANIFEST} in ${displayPath(options.cwd, dir) || '.'}`, 'the path is relative to the installation file'));
+      }
       continue;
     }
     const place = placeOf(installation.document, entry.pointer);

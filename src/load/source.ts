@@ -7,7 +7,7 @@
  * | invalid_json | error    | a `.json` file that is not UTF-8                  |
  * | read_failed  | error    | the file cannot be read (missing, a directory, …) |
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { LoadResult } from './document.js';
 import { parseJson } from './json.js';
 import { lineStartsOf, loadError, positionAt } from './load-finding.js';
@@ -52,4 +52,9 @@ export function reason(error: unknown): string {
   if (e.code === 'EISDIR') return 'it is a directory';
   if (e.code === 'EACCES') return 'permission denied';
   return e.message ?? String(error);
+}
+
+/** Whether `path` is a regular file (after links); false when it does not exist. */
+export async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }

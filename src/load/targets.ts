@@ -18,7 +18,7 @@ import { addInstallationPackages, explicitPackageDirs, loadInstallationFile } fr
 import { loadError } from './load-finding.js';
 import { displayPath, isMapping, MANIFEST } from './package.js';
 import { PackageSet } from './package-set.js';
-import { loadSourceFile } from './source.js';
+import { isFile, loadSourceFile } from './source.js';
 
 export interface TargetOptions {
   /** Directory the targets are relative to (default: the process's cwd). */
@@ -99,8 +99,4 @@ async function loadLooseFile(cwd: string, path: string, findings: Finding[]): Pr
   const value = document.value;
   const role = file.endsWith('.test.yaml') ? 'test' : isMapping(value) && 'apiVersion' in value && 'kind' in value ? 'object' : 'document';
   return [{ role, file, document }];
-}
-
-async function isFile(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }

@@ -35,15 +35,16 @@ describe('an installation', () => {
     expect(workspace.findings[0]!.message).toBe("package 'nowhere' not found in shelf, deploy/packages, deploy, packages");
   });
 
-  it('takes {key, path} entries relative to the file and checks the key', async () => {
+  it('takes {key, path} entries relative to the file and checks the key and the directory', async () => {
     const cwd = join(FIXTURES, 'install/path-entry');
     const workspace = await loadTargets({ cwd, install: 'packages.yaml' });
     expect(workspace.packages.map((p) => [p.key, p.source])).toEqual([
       ['tool', { path: 'somewhere/tool' }],
       ['actual', { path: 'somewhere/actual' }],
     ]);
-    expect(workspace.findings.map((f) => [f.code, f.file, f.line, f.message])).toEqual([
-      ['package_key_mismatch', 'somewhere/actual/package.yaml', 3, "key 'actual' does not match the key 'expected' the installation gives this package"],
+    expect(workspace.findings.map((f) => [f.code, f.file, f.line, f.column, f.message])).toEqual([
+      ['package_not_found', 'packages.yaml', 8, 25, "package 'gone': no package.yaml in somewhere/gone"],
+      ['package_key_mismatch', 'somewhere/actual/package.yaml', 3, 6, "key 'actual' does not match the key 'expected' the installation gives this package"],
     ]);
   });
 

@@ -118,11 +118,14 @@ export function checkExpression(env: CelEnvironment, source: string, options: Ch
 /** @internal shared with `evaluate` */
 export function checkedExpression(env: CelEnvironment, source: string, options: CheckOptions = {}): CheckedExpression {
   const substituted = substituteVariables(source, options.variables);
-  const key = `${expectedKey(options.expected)}\u0000${source}\u0000${substituted.text}`;
-  let entry = env.checked.get(key);
+  // Keyed first by the source string itself: V8 keeps a string's hash, so the lookup does not rehash the text.
+  let bySource = env.checked.get(source);
+  if (bySource === undefined) env.checked.set(source, (bySource = new Map()));
+  const key = substituted.text === source ? expectedKey(options.expected) : `${expectedKey(options.expected)}\u0000${substituted.text}`;
+  let entry = bySource.get(key);
   if (entry === undefined) {
     entry = new Checker(env, source, substituted, options).run();
-    env.checked.set(key, entry);
+    bySource.set(key, entry);
   }
   return entry;
 }
@@ -168,13 +171,14 @@ class Checker {
     }
     const type = prettyType(checked.type ?? 'dyn');
     this.checkResultType(root, type);
-    return this.diagnostics.length > 0 ? this.done(type) : { ...this.done(type), program };
+    return this.diagnostics.length > 0 ? this.done() : this.done(type, program);
   }
 
-  private done(type?: string): CheckedExpression {
+  private done(type?: string, program?: CheckedExpression['program']): CheckedExpression {
     const result: CheckResult = { diagnostics: this.diagnostics, reads: this.reads, settingsReads: this.settingsReads };
-    if (type !== undefined && this.diagnostics.length === 0) result.type = type;
-    return { result };
+    if (type === undefined) return { result };
+    result.type = type;
+    return { result, program };
   }
 
   /** Offsets of the substituted text → the text as written. */
@@ -478,6 +482,7 @@ function measure(root: Node): { depth: number; nesting: number; deepest: Node } 
 
 /** Library type names as the profile says them. */
 function prettyType(name: string): string {
+  if (!name.includes('.')) return name;
   return name
     .replaceAll(LIBRARY_TYPE_NAMES.timestamp, 'timestamp')
     .replaceAll(LIBRARY_TYPE_NAMES.duration, 'duration')
@@ -490,8 +495,9 @@ function prettyMessage(message: string): string {
 
 /** `list<string>` → `list`, an object type → `map`, `dyn<int>` → `dyn`. */
 function generalType(type: string): string {
-  const head = /^[a-z_]+/.exec(type)?.[0] ?? type;
-  if (head === 'list' || head === 'map' || head === 'optional' || head === 'dyn') return head;
-  if (['bool', 'int', 'uint', 'double', 'string', 'bytes', 'timestamp', 'duration', 'null', 'type'].includes(type)) return type;
-  return 'map';
+  if (SCALAR_TYPES.has(type)) return type;
+  const head = type.slice(0, type.indexOf('<'));
+  return head === 'list' || head === 'optional' || head === 'dyn' ? head : 'map';
 }
+
+const SCALAR_TYPES = new Set(['bool', 'int', 'uint', 'double', 'string', 'bytes', 'timestamp', 'duration', 'null', 'type', 'dyn', 'list', 'map']);

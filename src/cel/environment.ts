@@ -51,8 +51,8 @@ export interface CelEnvironment {
   readonly cel: Environment;
   /** @internal object types registered for shapes, for evaluation and for hints */
   readonly objectTypes: ReadonlyMap<CelShape, ObjectType>;
-  /** @internal check results by source text */
-  readonly checked: Map<string, CheckedExpression>;
+  /** @internal check results by source text, then by expected type and substituted text */
+  readonly checked: Map<string, Map<string, CheckedExpression>>;
 }
 
 /** A CEL object type made for an object shape: its name, field names and the class its values are instances of. */

@@ -8,21 +8,36 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The values at `path` under `value`, each with its JSON Pointer (`pointer` is that of `value`). */
-export function selectPath(value: unknown, path: readonly string[], pointer: string): [unknown, string][] {
-  if (path.length === 0) return [[value, pointer]];
-  const [head, ...rest] = path;
-  if (head === '*') {
-    const entries: [string | number, unknown][] = Array.isArray(value)
-      ? value.map((item, i) => [i, item])
-      : isRecord(value) ? Object.entries(value) : [];
-    return entries.flatMap(([key, item]) => selectPath(item, rest, childPointer(pointer, key)));
+/** Calls `visit` with each value at `path` under `value` and its JSON Pointer (`pointer` is that of `value`). */
+export function forEachAt(
+  value: unknown,
+  path: readonly string[],
+  pointer: string,
+  visit: (found: unknown, at: string) => void,
+  from = 0,
+): void {
+  if (from === path.length) {
+    visit(value, pointer);
+    return;
   }
-  if (!isRecord(value) || !Object.hasOwn(value, head)) return [];
-  return selectPath(value[head], rest, childPointer(pointer, head));
+  const head = path[from];
+  if (head !== '*') {
+    if (isRecord(value) && Object.hasOwn(value, head)) forEachAt(value[head], path, childPointer(pointer, head), visit, from + 1);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) forEachAt(value[i], path, `${pointer}/${i}`, visit, from + 1);
+  } else if (isRecord(value)) {
+    for (const key of Object.keys(value)) forEachAt(value[key], path, childPointer(pointer, key), visit, from + 1);
+  }
 }
 
-/** Each entry of a mapping with its pointer; nothing for anything else. */
-export function entriesOf(value: unknown, pointer: string): [unknown, string][] {
-  return isRecord(value) ? Object.entries(value).map(([key, item]) => [item, childPointer(pointer, key)]) : [];
+const EVERY = ['*'];
+
+/** Calls `visit` with each value of a mapping and its pointer; nothing for anything else. */
+export function forEachEntry(value: unknown, pointer: string, visit: (found: unknown, at: string) => void): void {
+  if (isRecord(value)) forEachAt(value, EVERY, pointer, visit);
+}
+
+/** Calls `visit` with each item of an array, or each value of a mapping, and its pointer. */
+export function forEachItem(value: unknown, pointer: string, visit: (found: unknown, at: string) => void): void {
+  forEachAt(value, EVERY, pointer, visit);
 }

@@ -17,7 +17,7 @@
  */
 import type { Profile } from './environment.js';
 import type { CelTypeName } from './check.js';
-import { entriesOf, isRecord, selectPath } from './json-path.js';
+import { forEachAt, forEachEntry, forEachItem, isRecord } from './json-path.js';
 import type { JsonSchema } from './types.js';
 
 export type Expected = CelTypeName | readonly CelTypeName[] | undefined;
@@ -146,6 +146,12 @@ export const PROCESS_FIELDS: Readonly<Record<ShapeName, Readonly<Record<string, 
   durationOrCel: { at: POINT_IN_TIME },
 };
 
+/** The tables with their paths split once: walking a process visits every step. */
+const COMPILED = {} as Record<ShapeName, readonly (readonly [readonly string[], FieldTarget])[]>;
+for (const [shape, fields] of Object.entries(PROCESS_FIELDS)) {
+  COMPILED[shape as ShapeName] = Object.entries(fields).map(([path, target]) => [path.split('/'), target] as const);
+}
+
 /** One expression found in a process. */
 export interface ProcessExpression {
   /** JSON Pointer of the string in the document (`/spec/stages/0/steps/1/when`). */
@@ -216,8 +222,8 @@ class Walker {
   shape(name: ShapeName, value: unknown, pointer: string, catchNames: readonly string[], stepResult?: JsonSchema): void {
     if (!isRecord(value) && !Array.isArray(value)) return;
     const result = name === 'step' && isRecord(value) ? this.stepResult(value) : stepResult;
-    for (const [path, target] of Object.entries(PROCESS_FIELDS[name])) {
-      for (const [found, at] of selectPath(value, path.split('/'), pointer)) this.target(target, found, at, catchNames, result, value);
+    for (const [path, target] of COMPILED[name]) {
+      forEachAt(value, path, pointer, (found, at) => this.target(target, found, at, catchNames, result, value));
     }
   }
 
@@ -228,11 +234,10 @@ class Walker {
     } else if ('cel' in target) {
       this.add(value, pointer, target.cel, catchNames);
     } else if ('celMap' in target) {
-      for (const [item, at] of entriesOf(value, pointer)) {
-        this.add(item, at, target.celMap, catchNames, target.stepResult === true ? stepResult : undefined);
-      }
+      const result = target.stepResult === true ? stepResult : undefined;
+      forEachEntry(value, pointer, (item, at) => this.add(item, at, target.celMap, catchNames, result));
     } else if (Array.isArray(value)) {
-      for (const [item, at] of selectPath(value, ['*'], pointer)) this.add(item, at, target.celOrList, catchNames);
+      forEachItem(value, pointer, (item, at) => this.add(item, at, target.celOrList, catchNames));
     } else {
       this.add(value, pointer, target.celOrList, catchNames);
     }

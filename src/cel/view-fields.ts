@@ -10,7 +10,7 @@
 import { childPointer } from '../load/pointer.js';
 import type { Profile } from './environment.js';
 import type { Expected } from './process-fields.js';
-import { entriesOf, isRecord, selectPath } from './json-path.js';
+import { forEachAt, forEachEntry, isRecord } from './json-path.js';
 import type { JsonSchema } from './types.js';
 
 export interface ViewField {
@@ -113,12 +113,10 @@ export function viewExpressions(spec: unknown, pointer = '/spec'): ViewExpressio
 
 function collect(found: ViewExpression[], owner: Record<string, unknown>, pointer: string, fields: Readonly<Record<string, ViewField>>, aggregating: boolean): void {
   for (const [path, field] of Object.entries(fields)) {
-    for (const [value, at] of selectPath(owner, path.split('/'), pointer)) {
-      const aggregates = aggregating && field.aggregates === true;
-      const entries = field.map === true ? entriesOf(value, at) : [[value, at] as [unknown, string]];
-      for (const [source, where] of entries) {
-        if (typeof source === 'string') found.push({ pointer: where, source, expected: field.expected, aggregates });
-      }
-    }
+    const aggregates = aggregating && field.aggregates === true;
+    const add = (source: unknown, at: string) => {
+      if (typeof source === 'string') found.push({ pointer: at, source, expected: field.expected, aggregates });
+    };
+    forEachAt(owner, path.split('/'), pointer, (value, at) => (field.map === true ? forEachEntry(value, at, add) : add(value, at)));
   }
 }

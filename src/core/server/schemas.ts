@@ -33,6 +33,16 @@ const page = (item: string): Schema => answer({ items: list(ref(item)), nextCurs
 
 const packageLink = nullable(ref('PackageLinkOut'));
 
+/** The fields of a work rule that a PATCH may change. */
+const ruleFields: Record<string, Schema> = {
+  description: str({ maxLength: 2000 }),
+  trigger: anyObject,
+  condition: { anyOf: [anyObject, bool, { type: 'null' }] },
+  interpretation: nullable(anyObject),
+  action: anyObject,
+  identity: nullable(ref('RuleIdentitySpec')),
+};
+
 const requests: Record<string, Schema> = {
   PackageFile: closed({ path: str({ minLength: 1, maxLength: 500 }), content: str({ maxLength: 1_000_000 }) }, ['path', 'content']),
   PackageSource: closed({ files: list(ref('PackageFile'), { minItems: 1, maxItems: 1000 }) }, ['files']),
@@ -226,26 +236,14 @@ const requests: Record<string, Schema> = {
   RuleCreateRequest: closed(
     {
       key: str({ minLength: 1, maxLength: 128 }),
-      description: str({ maxLength: 2000 }),
-      trigger: anyObject,
-      condition: { anyOf: [anyObject, bool, { type: 'null' }] },
-      interpretation: nullable(anyObject),
-      action: anyObject,
-      identity: nullable(ref('RuleIdentitySpec')),
+      ...ruleFields,
       status: str({ enum: ['enabled', 'disabled'] }),
       workspaceId: nullable(uuid),
       goalId: nullable(uuid),
     },
     ['key', 'trigger', 'action'],
   ),
-  RulePatchRequest: closed({
-    description: str({ maxLength: 2000 }),
-    trigger: anyObject,
-    condition: { anyOf: [anyObject, bool, { type: 'null' }] },
-    interpretation: nullable(anyObject),
-    action: anyObject,
-    identity: nullable(ref('RuleIdentitySpec')),
-  }),
+  RulePatchRequest: closed(ruleFields),
   NotificationRuleRequest: closed({ key: str({ minLength: 1, maxLength: 128 }), spec: anyObject }, ['key', 'spec']),
   ConsoleEditRequest: closed(
     {

@@ -1,6 +1,6 @@
 import { conflict, unprocessable } from '../errors.js';
 import { ADMIN_PRINCIPAL_ID, TENANT_ID, newId, now } from '../identity.js';
-import { LIST_QUERY, type Route, type RouteContext, bodyOf, etag, findOr404, page, requireIfMatch } from '../route.js';
+import { LIST_QUERY, type Reply, type Route, type RouteContext, bodyOf, etag, findOr404, page, requireIfMatch } from '../route.js';
 import type { Row, Store } from '../store.js';
 
 /**
@@ -54,12 +54,12 @@ function getRoute(path: string, collection: string, response: string, what: stri
 }
 
 /** PATCH of a row whose ETag is `"<prefix>-<counter>"`: only the fields sent change, the counter moves on. */
-function patchRow(ctx: RouteContext, collection: string, row: CatalogRow, prefix: string, counter: 'version' | 'rowVersion', changes: Record<string, unknown>): CatalogRow {
+function patchRow(ctx: RouteContext, collection: string, row: CatalogRow, prefix: string, counter: 'version' | 'rowVersion', changes: Record<string, unknown>): Reply {
   requireIfMatch(ctx, etag(prefix, row[counter] as number));
   const next: CatalogRow = { ...row, ...changes, [counter]: (row[counter] as number) + 1 };
   if (row.updatedAt !== undefined) next.updatedAt = now();
   ctx.store.replace(collection, next);
-  return next;
+  return { body: next, headers: { ETag: etag(prefix, next[counter] as number) } };
 }
 
 function base(): { id: string; tenantId: string; package: null; createdAt: string; updatedAt: string } {
@@ -105,8 +105,7 @@ const workspaceTypes: Route[] = [
       const row = findOr404(ctx.store.get<CatalogRow>('workspace-types', ctx.params.id!), `workspace type ${ctx.params.id}`);
       const changes = { ...bodyOf<Record<string, unknown>>(ctx) };
       if (changes.allowedChildTypes === null) changes.allowedChildTypes = [];
-      const next = patchRow(ctx, 'workspace-types', row, 'workspace_type', 'version', changes);
-      return { body: next, headers: { ETag: etag('workspace_type', next.version as number) } };
+      return patchRow(ctx, 'workspace-types', row, 'workspace_type', 'version', changes);
     },
   },
 ];
@@ -160,8 +159,7 @@ const connectionTypes: Route[] = [
     handle(ctx) {
       const { key, version } = ctx.params as { key: string; version: string };
       const row = findOr404(ctx.store.byKey<CatalogRow>('connection-types', key).find((r) => r.version === version), `connection type ${key}@${version}`);
-      const next = patchRow(ctx, 'connection-types', row, 'connection-type', 'rowVersion', bodyOf<Record<string, unknown>>(ctx));
-      return { body: next, headers: { ETag: etag('connection-type', next.rowVersion as number) } };
+      return patchRow(ctx, 'connection-types', row, 'connection-type', 'rowVersion', bodyOf<Record<string, unknown>>(ctx));
     },
   },
 ];
@@ -196,8 +194,7 @@ const roles: Route[] = [
     response: 'RoleOut',
     handle(ctx) {
       const row = findOr404(ctx.store.get<CatalogRow>('roles', ctx.params.id!), `role ${ctx.params.id}`);
-      const next = patchRow(ctx, 'roles', row, 'role', 'version', bodyOf<Record<string, unknown>>(ctx));
-      return { body: next, headers: { ETag: etag('role', next.version as number) } };
+      return patchRow(ctx, 'roles', row, 'role', 'version', bodyOf<Record<string, unknown>>(ctx));
     },
   },
 ];
@@ -249,8 +246,7 @@ const skills: Route[] = [
       const row = findOr404(ctx.store.get<CatalogRow>('skills', ctx.params.id!), `skill ${ctx.params.id}`);
       const { endpoint, ...changes } = bodyOf<Record<string, unknown> & { endpoint?: string }>(ctx);
       if (endpoint !== undefined) changes.contract = withEndpoint(row, endpoint);
-      const next = patchRow(ctx, 'skills', row, 'skill', 'rowVersion', changes);
-      return { body: next, headers: { ETag: etag('skill', next.rowVersion as number) } };
+      return patchRow(ctx, 'skills', row, 'skill', 'rowVersion', changes);
     },
   },
 ];

@@ -176,16 +176,29 @@ export function parseJson(text: string): ParsedJson {
     return new JsonNumber(lexeme);
   };
 
-  const readObject = (pointer: string, depth: number): JsonObject => {
+  /** The members of an object or the items of an array, up to and including the closing bracket. */
+  const readSequence = (depth: number, close: '}' | ']', what: string, readItem: () => void): void => {
     if (depth > MAX_DEPTH) fail('recursion limit exceeded');
     pos++;
-    const object = emptyObject();
     skipWhitespace();
-    if (text[pos] === '}') {
+    if (text[pos] === close) {
       pos++;
-      return object;
+      return;
     }
     for (;;) {
+      readItem();
+      skipWhitespace();
+      if (text[pos] === ',') pos++;
+      else if (text[pos] === close) {
+        pos++;
+        return;
+      } else fail(pos >= text.length ? `EOF while parsing ${what}` : `expected \`,\` or \`${close}\``);
+    }
+  };
+
+  const readObject = (pointer: string, depth: number): JsonObject => {
+    const object = emptyObject();
+    readSequence(depth, '}', 'an object', () => {
       skipWhitespace();
       if (text[pos] !== '"') fail(pos >= text.length ? 'EOF while parsing an object' : 'key must be a string');
       const keyStart = pos;
@@ -194,41 +207,14 @@ export function parseJson(text: string): ParsedJson {
       if (text[pos] !== ':') fail(pos >= text.length ? 'EOF while parsing an object' : 'expected `:`');
       pos++;
       object[key] = readValue(`${pointer}/${pointerSegment(key)}`, depth, keyStart);
-      skipWhitespace();
-      if (text[pos] === ',') {
-        pos++;
-        continue;
-      }
-      if (text[pos] === '}') {
-        pos++;
-        return object;
-      }
-      fail(pos >= text.length ? 'EOF while parsing an object' : 'expected `,` or `}`');
-    }
+    });
+    return object;
   };
 
   const readArray = (pointer: string, depth: number): JsonValue[] => {
-    if (depth > MAX_DEPTH) fail('recursion limit exceeded');
-    pos++;
     const array: JsonValue[] = [];
-    skipWhitespace();
-    if (text[pos] === ']') {
-      pos++;
-      return array;
-    }
-    for (;;) {
-      array.push(readValue(`${pointer}/${array.length}`, depth));
-      skipWhitespace();
-      if (text[pos] === ',') {
-        pos++;
-        continue;
-      }
-      if (text[pos] === ']') {
-        pos++;
-        return array;
-      }
-      fail(pos >= text.length ? 'EOF while parsing a list' : 'expected `,` or `]`');
-    }
+    readSequence(depth, ']', 'a list', () => array.push(readValue(`${pointer}/${array.length}`, depth)));
+    return array;
   };
 
   const value = readValue('', 0);

@@ -3,6 +3,8 @@ import { loadTargets, type TargetOptions } from '../load/targets.js';
 import { isError, type Finding } from '../model/finding.js';
 import type { LooseFile, Workspace } from '../model/workspace.js';
 import type { SchemaName } from './ajv.js';
+import { RULES } from './rules/index.js';
+import { runRules } from './rule.js';
 import { schemaFindings } from './schema-stage.js';
 
 export interface CheckOptions extends TargetOptions {}
@@ -25,12 +27,25 @@ export interface CheckResult {
   workspace: Workspace;
 }
 
-/** Loads the targets, validates every document against its schema (stage 1), and reports. */
+/**
+ * Loads the targets, validates every document against its schema (stage 1), runs the rules over the
+ * documents that passed (stage 2), and reports.
+ */
 export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   const workspace = await loadTargets(options);
   const findings = [...workspace.findings];
-  for (const [document, schema] of schemaTargets(workspace)) findings.push(...(await schemaFindings(document, schema)));
+  const invalid = new Set<SourceDocument>();
+  for (const [document, schema] of schemaTargets(workspace)) {
+    const problems = await schemaFindings(document, schema);
+    if (problems.length > 0) invalid.add(document);
+    findings.push(...problems);
+  }
   const documents = workspace.documents();
+  for (const finding of workspace.findings) {
+    const document = documents.get(finding.file);
+    if (document && finding.severity === 'error') invalid.add(document);
+  }
+  findings.push(...runRules(workspace, RULES, invalid));
   const marked = findings.map((finding) => markSuppressed(finding, documents.get(finding.file)));
   marked.sort(byPlace);
   const errors = marked.filter(isError);

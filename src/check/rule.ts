@@ -1,0 +1,103 @@
+/**
+ * Stage-2 rules, ESLint style (STYLE.md §1): a rule declares its codes first — severity, a one-line summary
+ * and a typed message — then one `check(context)` that reads the package graph and reports by code.
+ */
+import type { SourceDocument } from '../load/document.js';
+import { didYouMean } from '../model/did-you-mean.js';
+import type { Finding, Severity } from '../model/finding.js';
+import type { ObjectKind } from '../model/kinds.js';
+import type { Package, PackageObject, PackageTest } from '../model/package.js';
+import type { Workspace } from '../model/workspace.js';
+
+export interface CodeMeta<Data = never> {
+  severity: Severity;
+  /** One line for `check --list-rules` and docs/findings.md. */
+  summary: string;
+  /** The finding's message from its data: what is wrong, one sentence, no file or line. */
+  message: (data: Data) => string;
+}
+
+// eslint-style registries need a map of heterogeneous message functions.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Codes = Record<string, CodeMeta<any>>;
+
+/** What a rule reads besides objects: the manifest, the installation, tests, dictionaries. */
+export type RuleInput = ObjectKind | 'Package' | 'Installation' | 'Test' | 'Dictionary';
+
+export interface Rule<C extends Codes = Codes> {
+  /** `family/name`, e.g. `references/task-types`. */
+  id: string;
+  description: string;
+  reads: readonly RuleInput[];
+  codes: C;
+  check(context: RuleContext<C>): void;
+}
+
+/** Where a finding points: a node (its key or its value), or characters inside a string value. */
+export type Place =
+  | { document: SourceDocument; pointer: string; part?: 'key' | 'value' }
+  | { document: SourceDocument; pointer: string; offset: number; length: number };
+
+export interface ReportOptions {
+  hint?: string;
+}
+
+export interface RuleContext<C extends Codes> {
+  readonly workspace: Workspace;
+  /** Packages whose manifest passed stage 1. */
+  packages(): Package[];
+  /** Objects that passed stage 1, of `kind` when given. */
+  objects(kind?: ObjectKind): PackageObject[];
+  /** Tests that passed stage 1. */
+  tests(): PackageTest[];
+  /** The object `kind`/`id` as package `from` sees it (own package, then its requires closure). */
+  lookup(from: string, kind: ObjectKind, id: string): PackageObject | undefined;
+  /** "did you mean …?" among the objects of `kind` that package `from` sees. */
+  suggest(from: string, kind: ObjectKind, id: string): string | undefined;
+  report<K extends keyof C & string>(code: K, place: Place, data: Parameters<C[K]['message']>[0], options?: ReportOptions): void;
+}
+
+export function defineRule<C extends Codes>(rule: Rule<C>): Rule<C> {
+  return rule;
+}
+
+/** Runs the rules over the documents that passed stage 1 (`invalid` holds those that did not). */
+export function runRules(workspace: Workspace, rules: readonly Rule[], invalid: ReadonlySet<SourceDocument>): Finding[] {
+  const findings: Finding[] = [];
+  const valid = <T extends { document: SourceDocument }>(items: readonly T[]) => items.filter((item) => !invalid.has(item.document));
+  for (const rule of rules) {
+    const context: RuleContext<Codes> = {
+      workspace,
+      packages: () => workspace.packages.filter((pkg) => !invalid.has(pkg.manifest)),
+      objects: (kind) => valid(workspace.objects(kind)),
+      tests: () => valid(workspace.packages.flatMap((pkg) => pkg.tests)),
+      lookup: (from, kind, id) => workspace.lookup(from, kind, id),
+      suggest: (from, kind, id) => didYouMean(id, workspace.visibleIds(from, kind)),
+      report: (code, place, data, options) => findings.push(findingOf(rule, code, place, data, options)),
+    };
+    rule.check(context);
+  }
+  return findings;
+}
+
+function findingOf(rule: Rule, code: string, place: Place, data: unknown, options: ReportOptions = {}): Finding {
+  const meta = rule.codes[code];
+  if (!meta) throw new Error(`rule ${rule.id} reported '${code}', which it does not declare`);
+  const span =
+    'offset' in place ? spanInScalar(place.document, place.pointer, place.offset, place.length) : place.document.locate(place.pointer, place.part);
+  return {
+    code,
+    severity: meta.severity,
+    message: meta.message(data as never),
+    file: place.document.file,
+    path: place.pointer,
+    ...span,
+    ...(options.hint ? { hint: options.hint } : {}),
+  };
+}
+
+function spanInScalar(document: SourceDocument, pointer: string, offset: number, length: number) {
+  const first = document.locateInScalar(pointer, offset);
+  const last = document.locateInScalar(pointer, offset + Math.max(0, length - 1));
+  return { line: first.line, column: first.column, endLine: last.line, endColumn: last.column + 1 };
+}

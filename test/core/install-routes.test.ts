@@ -218,3 +218,26 @@ describe('look-ups of seeded objects', () => {
     expect((await drive('GET', template, `/api/v1/${collection}/${UNKNOWN}`, undefined)).status).toBe(404);
   });
 });
+
+describe('real packages of the corpus', () => {
+  const CORPUS = new URL('../../../shared/corpus/', import.meta.url).pathname;
+
+  it.each(['claims/claims', 'fixtures/sla/packages/sla-demo', 'fixtures/screens/packages/invoice-payment'])('%s plans without problems, applies, and plans again as unchanged', async (dir) => {
+    const fresh = await startTestCore();
+    try {
+      const files = packageFiles(`${CORPUS}${dir}`);
+      const plan = await fresh.call('POST', '/api/v1/packages:plan', { body: { package: { files } }, headers: idem() });
+      realInstall.answer('/api/v1/packages:plan', 'POST', plan);
+      expect(plan.body.problems).toEqual([]);
+      expect(plan.body.changes.length).toBeGreaterThan(0);
+      expect(plan.body.changes.every((c: any) => c.action === 'create')).toBe(true);
+      const applied = await fresh.call('POST', '/api/v1/packages:apply', { body: { package: { files }, planHash: plan.body.planHash }, headers: idem() });
+      realInstall.answer('/api/v1/packages:apply', 'POST', applied);
+      expect(applied.status).toBe(200);
+      const again = await fresh.call('POST', '/api/v1/packages:plan', { body: { package: { files } }, headers: idem() });
+      expect(again.body.changes.map((c: any) => c.action)).toEqual(plan.body.changes.map(() => 'unchanged'));
+    } finally {
+      await fresh.dispose();
+    }
+  });
+});

@@ -321,7 +321,7 @@ class Checker {
       return;
     }
     if (fallback === 'expression_syntax_error') {
-      this.report(fallback, range.start, range.end, summary);
+      this.report(fallback, range.start, range.end, syntaxMessage(summary));
       return;
     }
     const settingsOperand = e.node === undefined ? undefined : this.settingsOperand(e.node);
@@ -366,6 +366,7 @@ class Checker {
       const fields = [...this.env.objectTypes.values()].find((t) => t.name === receiverType)?.fields ?? [];
       return didYouMean(node.args[1] as string, fields);
     }
+    if (code === 'no_such_overload' && Array.isArray(node.args)) return operandHint(node.args as Node[]);
     return undefined;
   }
 
@@ -390,6 +391,35 @@ class Checker {
     }
     this.report('expression_type_error', root.start, root.end, `the expression gives ${type}, but this field needs ${needs}`);
   }
+}
+
+/** CEL does not mix int and double, and a declared field is never null: say how to write what was meant. */
+function operandHint(operands: readonly Node[]): string | undefined {
+  const types = operands.map((operand) => operand.checkedType?.name ?? '');
+  if (types.includes('null')) return 'a field is not null, it is unset: test it with has(…)';
+  const numeric = (type: string) => type === 'int' || type === 'double' || type === 'list<int>' || type === 'list<double>';
+  if (types.length === 2 && types.every(numeric) && types[0] !== types[1]) {
+    return 'CEL does not mix int and double: write 100.0 for a double, or convert with double(…) / int(…)';
+  }
+  return undefined;
+}
+
+/** Tokens as an author writes them, for the parser's "Expected RPAREN, got EOF". */
+const TOKEN_TEXT: Readonly<Record<string, string>> = {
+  EOF: 'the end of the expression', NUMBER: 'a number', STRING: 'a string', BYTES: 'bytes', BOOLEAN: 'true or false',
+  NULL: 'null', IDENTIFIER: 'a name', PLUS: "'+'", MINUS: "'-'", MULTIPLY: "'*'", DIVIDE: "'/'", MODULO: "'%'",
+  EQ: "'=='", NE: "'!='", LT: "'<'", LE: "'<='", GT: "'>'", GE: "'>='", AND: "'&&'", OR: "'||'", NOT: "'!'",
+  IN: "'in'", LPAREN: "'('", RPAREN: "')'", LBRACKET: "'['", RBRACKET: "']'", LBRACE: "'{'", RBRACE: "'}'",
+  DOT: "'.'", COMMA: "','", COLON: "':'", QUESTION: "'?'",
+};
+
+function syntaxMessage(summary: string): string {
+  const token = (name: string) => TOKEN_TEXT[name] ?? name;
+  const expected = /^Expected (\w+), got (\w+)$/.exec(summary);
+  if (expected !== null) return `expected ${token(expected[1])}, found ${token(expected[2])}`;
+  const unexpected = /^Unexpected token: (\w+)$/.exec(summary);
+  if (unexpected !== null) return unexpected[1] === 'EOF' ? 'the expression ends too early' : `unexpected ${token(unexpected[1])}`;
+  return summary;
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;

@@ -95,9 +95,28 @@ function baseEnvironment(): Environment {
   env.registerFunction(`${ISO_DURATION_FUNCTION}(string): ${D}`, (text: string) => durationOf(text), SYNC);
   env.registerFunction(`${ISO_DURATION_FUNCTION}(${D}): ${D}`, (value: Duration) => value, SYNC);
   env.registerFunction(`timestamp(${T}): ${T}`, (value: Date) => value, SYNC);
+  registerStringExtensions(env);
   registerCalendarFunctions(env);
   base = env;
   return env;
+}
+
+/** The part of CEL's strings extension the library lacks (it has lowerAscii, upperAscii, trim, split, join, …). */
+function registerStringExtensions(env: Environment): void {
+  env.registerFunction('string.replace(string, string): string', (text: string, from: string, to: string) => text.replaceAll(from, to), SYNC);
+  env.registerFunction('string.replace(string, string, int): string', (text: string, from: string, to: string, limit: bigint) => {
+    let out = text;
+    let at = 0;
+    for (let n = 0n; limit < 0n || n < limit; n++) {
+      const found = out.indexOf(from, at);
+      if (found < 0 || from === '') break;
+      out = out.slice(0, found) + to + out.slice(found + from.length);
+      at = found + to.length;
+    }
+    return out;
+  }, SYNC);
+  env.registerFunction('string.charAt(int): string', (text: string, index: bigint) => [...text][Number(index)] ?? '', SYNC);
+  env.registerFunction('string.reverse(): string', (text: string) => [...text].reverse().join(''), SYNC);
 }
 
 function durationOf(text: string): Duration {

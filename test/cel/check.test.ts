@@ -51,6 +51,7 @@ interface Invalid extends Case {
   /** The underlined text (the slice of `source` at offset/length). */
   at?: string;
   hint?: string;
+  message?: string;
 }
 
 function codesOf(c: Case) {
@@ -66,6 +67,7 @@ function table(name: string, t: { valid: Case[]; invalid: Invalid[] }) {
       const [d] = diagnostics;
       if (c.at !== undefined) expect(c.source.slice(d.offset, d.offset + d.length)).toBe(c.at);
       if (c.hint !== undefined) expect(d.hint).toBe(c.hint);
+      if (c.message !== undefined) expect(d.message).toBe(c.message);
       expect(d.message.length).toBeGreaterThan(10);
     });
   });
@@ -77,6 +79,7 @@ table('expression_syntax_error', {
     { source: 'data.amount >', code: 'expression_syntax_error' },
     { source: "data.decision == 'go", code: 'expression_syntax_error' },
     { source: 'data.amount >> 1', code: 'expression_syntax_error', at: '>' },
+    { source: '(data.amount', code: 'expression_syntax_error', message: "expected ')', found the end of the expression" },
   ],
 });
 
@@ -176,6 +179,8 @@ table('expression_type_error', {
     { source: 'step.result.anything' },
     { source: "data.decision.lowerAscii().split('-').join(' ')", expected: 'string' },
     { source: "[task.assigneeId]", expected: 'list' },
+    { source: "data.decision.replace('-', ' ').charAt(0) + data.decision.reverse()", expected: 'string' },
+    { source: 'data.amount == 100.0 && data.amount > 100 && data.count > 1.5', expected: 'bool' },
     { source: 'double(${LIMIT}) < data.amount', variables: { LIMIT: { default: '500', kind: 'integer' } }, expected: 'bool' },
   ],
   invalid: [
@@ -189,6 +194,8 @@ table('expression_type_error', {
     { source: 'data.?count.orValue(1.0)', code: 'expression_type_error' },
     { source: 'instance.clok', code: 'expression_type_error', at: 'clok', hint: "did you mean 'clock'?" },
     { source: 'count()', code: 'expression_type_error' },
+    { source: 'data.amount == 100', code: 'expression_type_error', hint: 'CEL does not mix int and double: write 100.0 for a double, or convert with double(…) / int(…)' },
+    { source: 'data.decision == null', code: 'expression_type_error', hint: 'a field is not null, it is unset: test it with has(…)' },
     { source: 'data.amount > 1.0', env: createEnvironment({ ...PROCESS, step: 'none' }), expected: 'string', code: 'expression_type_error' },
   ],
 });

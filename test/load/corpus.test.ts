@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSourceFile } from '../../src/load/source.js';
 import { loadTargets } from '../../src/load/targets.js';
 import { findVariables } from '../../src/model/variables.js';
+import { expectExactScalarMap, stringsOf } from './expect-scalar.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = resolve(ROOT, '../shared/corpus');
@@ -26,6 +27,8 @@ describe('the corpus', () => {
     const result = await loadSourceFile(join(CORPUS, file), file);
     expect(result.findings).toEqual([]);
     expect(result.document!.value).not.toBeUndefined();
+    // Every string of the file maps back to where it is written, character by character.
+    for (const [pointer, value] of stringsOf(result.document!.value)) expectExactScalarMap(result.document!, pointer, value);
   });
 
   it('resolves the claims package from its installation', async () => {

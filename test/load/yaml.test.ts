@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceDocument } from '../../src/load/document.js';
-import { lineStartsOf } from '../../src/load/load-finding.js';
 import { ALIAS_EXPANSION_LIMIT, parseYaml } from '../../src/load/yaml.js';
+import { expectExactScalarMap } from './expect-scalar.js';
 
 function load(text: string): SourceDocument {
   const result = parseYaml(text, 'doc.yaml');
@@ -166,18 +166,7 @@ describe('locateInScalar', () => {
     const document = load(text);
     const pointer = (text.startsWith('spec') ? '/spec/steps/0/when' : '/x');
     const value = pointer === '/x' ? (document.value as { x: string }).x : 'data.a && data.b';
-    const starts = lineStartsOf(text);
-    let previous = -1;
-    for (let i = 0; i < value.length; i++) {
-      const span = document.locateInScalar(pointer, i);
-      const offset = starts[span.line - 1]! + span.column - 1;
-      expect(offset, `character ${i} of ${JSON.stringify(value)}`).toBeGreaterThan(previous);
-      previous = offset;
-      const written = text[offset]!;
-      const char = value[i]!;
-      if (char === ' ' || char === '\n') expect([' ', '\n', '\r', '\\']).toContain(written);
-      else if (written !== char) expect(written, `character ${i} (${JSON.stringify(char)})`).toBe('\\');
-    }
+    expectExactScalarMap(document, pointer, value);
   });
 
   it('points past the end for the end offset', () => {

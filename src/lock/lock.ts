@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isError, type Finding } from '../model/finding.js';
+import type { Installation } from '../model/installation.js';
 import type { Package } from '../model/package.js';
 import { cacheRoot, exists } from './cache.js';
 import { contentHash } from './content-hash.js';
@@ -11,6 +12,7 @@ import {
   type LockDocument, type LockEntry, type LockSource,
 } from './lock-file.js';
 import { finding, pinningResolver, type PinnedCommit } from './resolver.js';
+import type { GitSource } from './source.js';
 
 /**
  * `package-sdk lock` (compat §2.5): resolve the installation with every git tag fetched and extracted
@@ -63,10 +65,12 @@ export async function lock(options: LockOptions): Promise<LockReport> {
       'packages.lock is written by package-sdk lock only: delete it and lock again'));
     return failed();
   }
-  const { resolve, pinned } = pinningResolver({
+  const { resolve, pinned, prefetch } = pinningResolver({
     cacheDir: options.cacheDir ?? cacheRoot(), onFetch: options.onFetch, onWait: options.onWait,
   });
-  const [{ loadTargets }, { sourcePath }] = await Promise.all([import('../load/targets.js'), import('../load/installation.js')]);
+  const [{ loadTargets }, { loadInstallationFile, sourcePath }] = await Promise.all([
+    import('../load/targets.js'), import('../load/installation.js')]);
+  prefetch(gitSources((await loadInstallationFile(options.install, { cwd: process.cwd() })).installation));
   const workspace = await loadTargets({ install: options.install, resolveGitSource: resolve });
   findings.push(...workspace.findings);
   const installation = workspace.installation;
@@ -132,4 +136,10 @@ async function compareWithDisk(lockFile: string, document: LockDocument, finding
   findings.push(finding({ file: lockFile, path: '', line: 1, column: 1 }, 'lock_outdated', 'error',
     onDisk === '' ? 'packages.lock does not exist' : 'packages.lock is out of date', 'run package-sdk lock and commit packages.lock'));
   return { lockFile, status: 'outdated', document, diff, findings };
+}
+
+/** The git entries of the installation, fetched in parallel before the loader asks for them one by one. */
+function gitSources(installation: Installation | undefined): GitSource[] {
+  return (installation?.entries ?? []).flatMap((entry) =>
+    entry.source && 'git' in entry.source ? [{ key: entry.key, ...entry.source }] : []);
 }

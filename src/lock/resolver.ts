@@ -1,6 +1,6 @@
 import type { Finding, Severity, Span } from '../model/finding.js';
 import { SourceError } from './errors.js';
-import { materialiseSource, pinSource, type SourceOptions } from './git-source.js';
+import { materialiseSource, pinSource, type PinnedSource, type SourceOptions } from './git-source.js';
 import { isGitLockSource, orderedSource, type LockEntry, type LockSource } from './lock-file.js';
 import { sourceProblems, type GitSource } from './source.js';
 
@@ -65,21 +65,51 @@ export function gitSourceResolver(options: ResolverOptions = {}): GitSourceResol
   };
 }
 
+/** Sources fetched at once by `lock`: the network waits, not the CPU. */
+const PARALLEL_FETCHES = 6;
+
+export interface PinningResolver {
+  resolve: GitSourceResolver;
+  /** What each source key was pinned to, once resolved. */
+  pinned: Map<string, PinnedCommit>;
+  /** Starts pinning these sources, several at a time; `resolve` then waits for their results. */
+  prefetch(sources: readonly GitSource[]): void;
+}
+
 /** The resolver of `lock` itself: the tag as it is now, extracted afresh; remembers what it pinned. */
-export function pinningResolver(options: SourceOptions): { resolve: GitSourceResolver; pinned: Map<string, PinnedCommit> } {
+export function pinningResolver(options: SourceOptions): PinningResolver {
   const pinned = new Map<string, PinnedCommit>();
+  const started = new Map<string, Promise<PinnedSource>>();
+  const pin = (source: GitSource): Promise<PinnedSource> => {
+    const id = JSON.stringify([source.key, source.git, source.ref, source.path]);
+    let promise = started.get(id);
+    if (!promise) {
+      promise = pinSource(source, options);
+      promise.catch(() => undefined); // reported when resolved, not as an unhandled rejection
+      started.set(id, promise);
+    }
+    return promise;
+  };
   const resolve: GitSourceResolver = async (source, _lockEntry, place) => {
     const invalid = invalidSourceFindings(source, place);
     if (invalid.length > 0) return { findings: invalid };
     try {
-      const result = await pinSource(source, options);
+      const result = await pin(source);
       pinned.set(source.key, { commit: result.commit, contentHash: result.contentHash });
       return { dir: result.dir, findings: [] };
     } catch (error) {
       return { findings: [sourceErrorFinding(error, place)] };
     }
   };
-  return { resolve, pinned };
+  const prefetch = (sources: readonly GitSource[]): void => {
+    const queue = sources.filter((source) => sourceProblems(source).length === 0);
+    const next = (): void => {
+      const source = queue.shift();
+      if (source) void pin(source).catch(() => undefined).finally(next);
+    };
+    for (let i = 0; i < PARALLEL_FETCHES; i++) next();
+  };
+  return { resolve, pinned, prefetch };
 }
 
 export interface PinnedCommit {

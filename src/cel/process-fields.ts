@@ -18,7 +18,7 @@
 import type { Profile } from './environment.js';
 import type { CelTypeName } from './check.js';
 import { forEachAt, forEachEntry, forEachItem, isRecord } from './json-path.js';
-import type { JsonSchema } from './types.js';
+import { SIMPLE_TYPE_SCHEMAS, type JsonSchema } from './types.js';
 
 export type Expected = CelTypeName | readonly CelTypeName[] | undefined;
 
@@ -261,22 +261,12 @@ class Walker {
   }
 }
 
-const OUTPUT_TYPES: Readonly<Record<string, JsonSchema>> = {
-  string: { type: 'string' },
-  number: { type: 'number' },
-  boolean: { type: 'boolean' },
-  date: { type: 'string' },
-  duration: { type: 'string' },
-  object: { type: 'object' },
-  array: { type: 'array' },
-};
-
 /** A decision table gives its outputs by id; a `collect` table gives a list of such rows. */
 function decisionResultSchema(table: Record<string, unknown>): JsonSchema | undefined {
   if (!Array.isArray(table.outputs)) return undefined;
   const properties: Record<string, JsonSchema> = {};
   for (const output of table.outputs.filter(isRecord)) {
-    if (typeof output.id === 'string') properties[output.id] = OUTPUT_TYPES[String(output.type)] ?? {};
+    if (typeof output.id === 'string') properties[output.id] = SIMPLE_TYPE_SCHEMAS[String(output.type)] ?? {};
   }
   const row: JsonSchema = { type: 'object', properties };
   return table.hitPolicy === 'collect' ? { type: 'array', items: row } : row;

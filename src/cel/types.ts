@@ -25,6 +25,24 @@ export type CelShape =
    */
   | { kind: 'object'; fields: ReadonlyMap<string, CelShape>; open: boolean; extra: CelShape };
 
+/**
+ * JSON Schemas of the simple type names other formats use: a view param's `type`, a decision table output's
+ * `type`. Dates stay strings; date-times and timestamps are instants.
+ */
+export const SIMPLE_TYPE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  string: { type: 'string' },
+  integer: { type: 'integer' },
+  number: { type: 'number' },
+  boolean: { type: 'boolean' },
+  date: { type: 'string' },
+  datetime: { type: 'string', format: 'date-time' },
+  timestamp: { type: 'string', format: 'date-time' },
+  uuid: { type: 'string' },
+  duration: { type: 'string' },
+  object: { type: 'object' },
+  array: { type: 'array' },
+};
+
 export const DYN: CelShape = { kind: 'dyn' };
 export const STRING: CelShape = { kind: 'string' };
 export const INT: CelShape = { kind: 'int' };

@@ -11,7 +11,7 @@ import { childPointer } from '../load/pointer.js';
 import type { Profile } from './environment.js';
 import type { Expected } from './process-fields.js';
 import { forEachAt, forEachEntry, isRecord } from './json-path.js';
-import type { JsonSchema } from './types.js';
+import { SIMPLE_TYPE_SCHEMAS, type JsonSchema } from './types.js';
 
 export interface ViewField {
   expected: Expected;
@@ -62,16 +62,6 @@ export const PROCESS_RECORD_SCHEMA: Readonly<Record<string, JsonSchema>> = {
   startedAt: { type: 'string', format: 'date-time' },
 };
 
-const PARAM_TYPES: Readonly<Record<string, JsonSchema>> = {
-  string: { type: 'string' },
-  integer: { type: 'integer' },
-  number: { type: 'number' },
-  boolean: { type: 'boolean' },
-  date: { type: 'string' },
-  datetime: { type: 'string', format: 'date-time' },
-  uuid: { type: 'string' },
-};
-
 export interface ViewProfileOptions {
   /** The data schema of the source process (its `spec.data`, `$ref`s resolved). */
   data?: JsonSchema;
@@ -90,7 +80,7 @@ export function viewProfile(kind: 'View' | 'Component', spec: unknown, options: 
   const declared = isRecord(spec) && isRecord(spec.params) ? spec.params : {};
   for (const [name, param] of Object.entries(declared)) {
     if (!isRecord(param)) continue;
-    params[name] = isRecord(param.schema) ? param.schema : PARAM_TYPES[String(param.type)] ?? {};
+    params[name] = isRecord(param.schema) ? param.schema : SIMPLE_TYPE_SCHEMAS[String(param.type)] ?? {};
   }
   const profile: Profile = { kind: 'view', params };
   if (options.data !== undefined) profile.data = options.data;

@@ -1,4 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
+import type { CodeInfo } from '../check/catalog.js';
 import type { CheckReport } from '../check/index.js';
 
 export default class Check extends Command {
@@ -19,6 +20,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
     { description: 'Check single files (e.g. from a pre-commit hook)', command: '<%= config.bin %> <%= command.id %> processes/claim.yaml tests/claim.test.yaml' },
     { description: 'Annotations for GitHub Actions', command: '<%= config.bin %> <%= command.id %> --format github' },
     { description: 'Machine-readable report', command: '<%= config.bin %> <%= command.id %> --json' },
+    { description: 'Every code check can report, with its severity', command: '<%= config.bin %> <%= command.id %> --list-rules' },
   ];
 
   static override strict = false;
@@ -36,20 +38,32 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
       options: ['text', 'json', 'sarif', 'github'],
       default: 'text',
     }),
+    'list-rules': Flags.boolean({ summary: 'List every finding code with its severity and meaning, and exit.' }),
   };
 
-  async run(): Promise<CheckReport> {
+  async run(): Promise<CheckReport | { codes: CodeInfo[] }> {
     const { flags, argv } = await this.parse(Check);
+    if (flags['list-rules']) return this.listRules();
     const { check } = await import('../check/index.js');
     const { workspace, report } = await check({
       ...(flags.install ? { install: flags.install } : {}),
       ...(flags.package ? { packages: flags.package } : {}),
       paths: argv as string[],
     });
-    if (!report.ok) process.exitCode = 1;
+    process.exitCode = exitStatus(report);
     if (this.jsonEnabled()) return report;
     await this.render(flags.format, report, (file) => workspace.documents().get(file)?.text);
     return report;
+  }
+
+  private async listRules(): Promise<{ codes: CodeInfo[] }> {
+    const { codeCatalog } = await import('../check/catalog.js');
+    const codes = codeCatalog();
+    if (!this.jsonEnabled()) {
+      const width = Math.max(...codes.map((c) => c.code.length));
+      for (const info of codes) this.log(`${info.code.padEnd(width)}  ${info.severity.padEnd(13)}  ${info.summary}`);
+    }
+    return { codes };
   }
 
   private async render(format: string, report: CheckReport, sourceOf: (file: string) => string | undefined): Promise<void> {
@@ -58,7 +72,9 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
       this.log(JSON.stringify(report, null, 2));
     } else if (format === 'sarif') {
       const { renderSarif } = await import('../report/sarif.js');
-      this.log(renderSarif(allFindings(report), { version: this.config.version, summaries: new Map() }));
+      const { codeCatalog } = await import('../check/catalog.js');
+      const summaries = new Map(codeCatalog().map((info) => [info.code, info.summary]));
+      this.log(renderSarif(allFindings(report), { version: this.config.version, summaries }));
     } else if (format === 'github') {
       const { renderGithub } = await import('../report/github.js');
       const { summaryLine } = await import('../report/check.js');
@@ -70,4 +86,10 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
       this.log(renderCheckText(report, sourceOf, paintFor(process.stdout)));
     }
   }
+}
+
+/** 0 no errors, 1 errors in what was read, 2 when a file could not be read at all (I/O). */
+function exitStatus(report: CheckReport): number {
+  if (report.errors.some((finding) => finding.code === 'read_failed')) return 2;
+  return report.ok ? 0 : 1;
 }

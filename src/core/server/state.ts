@@ -1,4 +1,5 @@
 import type { Reply, RouteContext } from './route.js';
+import type { BundleSupport } from './routes/bundles.js';
 
 /**
  * Runs a package's tests for `POST /packages:test`. The local core has no process engine of its own: the
@@ -21,5 +22,5 @@ export interface CoreState {
   dataDir: string;
   packageTester?: PackageTester;
   /** Set when the bundle library loaded; the Kernos routes answer 501 without it. */
-  bundles?: import('./routes/bundles.js').BundleSupport;
+  bundles?: BundleSupport;
 }

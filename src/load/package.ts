@@ -277,7 +277,7 @@ async function attachDataSchema(
     const shown = show(join(shownDir, relative(pkg.dir, realTarget)));
     pending = loadSourceFile(realTarget, shown).then((result) => {
       findings.push(...result.findings);
-      return result.document ?? 'does not load (see the finding in that file)';
+      return result.document ?? `— ${shown} does not load (see its findings)`;
     });
     cache.set(realTarget, pending);
   }

@@ -234,7 +234,7 @@ export function isEdwardsPoint(bytes: Uint8Array): boolean {
 
 /** `--data`, else `KERNOS_DATA`, else `./kernos-data` — as `kernos keys trust` decides. */
 export function dataDirectory(flag?: string): string {
-  return resolve(flag ?? process.env.KERNOS_DATA ?? 'kernos-data');
+  return resolve(flag ?? (process.env.KERNOS_DATA || 'kernos-data')); // an empty variable counts as unset
 }
 
 export function trustDirectory(dataDir: string): string {

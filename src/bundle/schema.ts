@@ -143,7 +143,10 @@ function num(value: number | JsonNumber): string {
   return value instanceof JsonNumber ? value.lexeme : String(value);
 }
 
-/** The schema a dotted path inside a value of `schema` leads to, or undefined when it is not declared. */
+/**
+ * Whether a path (segments) inside a value of `schema` is declared by its `properties` / `items`:
+ * `undeclared` only when an object schema lists its properties and allows no others there.
+ */
 export function declaresPath(schema: JsonValue, segments: readonly string[]): 'declared' | 'undeclared' | 'unknown' {
   let current = schema;
   for (const segment of segments) {

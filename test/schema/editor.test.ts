@@ -11,9 +11,10 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspClient } from './lsp-client.js';
+import { corpusDocuments, SCHEMA_DIR, schemaFixtures } from './schemas.js';
 
-const OBJECT_SCHEMA = fileURLToPath(new URL('../../schema/v1/object.schema.json', import.meta.url));
-const VIEW_SCHEMA = fileURLToPath(new URL('../../schema/v1/view.schema.json', import.meta.url));
+const OBJECT_SCHEMA = join(SCHEMA_DIR, 'object.schema.json');
+const VIEW_SCHEMA = join(SCHEMA_DIR, 'view.schema.json');
 const SERVER = fileURLToPath(new URL('../../node_modules/yaml-language-server/bin/yaml-language-server', import.meta.url));
 const SETTINGS = { yaml: { validate: true, hover: true, completion: true, schemaStore: { enable: false } } };
 
@@ -28,7 +29,7 @@ let version = 0;
 /** Opens `name` with the modeline pointing at the real schema by a relative path, as an author writes it. */
 function open(name: string, body: string, schema = OBJECT_SCHEMA): { uri: string; diagnostics: Promise<Diagnostic[]> } {
   const path = join(dir, name);
-  const text = `# yaml-language-server: $schema=${relative(dir, schema)}\n${body}`;
+  const text = `# yaml-language-server: $schema=${relative(dir, schema)}\n${body.replace(/^# yaml-language-server:.*\n/, '')}`;
   writeFileSync(path, text);
   const uri = pathToFileURL(path).href;
   const diagnostics = client.diagnosticsOf(uri) as Promise<unknown> as Promise<Diagnostic[]>;
@@ -113,4 +114,28 @@ describe('yaml-language-server with the object schema', () => {
     const found = await diagnostics;
     expect(found.map((d) => [d.range.start.line, d.message])).toEqual([[6, 'Property title is not allowed.']]);
   }, 60_000);
+});
+
+describe('yaml-language-server agrees with ajv', () => {
+  const valid = [...corpusDocuments(), ...schemaFixtures().filter((f) => f.name.split('/')[1]!.startsWith('valid-'))];
+  const invalid = schemaFixtures().filter((f) => f.expected);
+
+  it('opens every valid corpus document and example without a diagnostic', async () => {
+    const reported: string[] = [];
+    for (const [i, d] of valid.entries()) {
+      const found = await open(`valid-${i}.yaml`, d.text, join(SCHEMA_DIR, `${d.schema}.schema.json`)).diagnostics;
+      reported.push(...found.map((f) => `${d.name}:${f.range.start.line}: ${f.message}`));
+    }
+    expect(valid.length).toBeGreaterThan(100);
+    expect(reported).toEqual([]);
+  }, 300_000);
+
+  it('reports every invalid example', async () => {
+    const silent: string[] = [];
+    for (const [i, d] of invalid.entries()) {
+      const found = await open(`invalid-${i}.yaml`, d.text, join(SCHEMA_DIR, `${d.schema}.schema.json`)).diagnostics;
+      if (found.length === 0) silent.push(d.name);
+    }
+    expect(silent).toEqual([]);
+  }, 300_000);
 });

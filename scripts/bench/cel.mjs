@@ -44,18 +44,22 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
   const spec = generateProcess();
   const settings = { type: 'object', properties: { threshold: { type: 'integer' } } };
   const samples = [];
+  const cpuSamples = [];
   let checked = 0;
   for (let r = 0; r <= RUNS; r++) {
     const start = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
     const base = cel.processProfile(spec, settings);
     const env = cel.createEnvironment(base);
     let findings = 0;
     const expressions = cel.processExpressions(spec).slice(0, EXPRESSIONS);
     for (const e of expressions) findings += cel.checkExpression(env, e.source, { expected: e.expected }).diagnostics.length;
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const cpu = process.cpuUsage(cpuStart);
     if (findings !== 0) throw new Error(`the generated process should check clean, got ${findings} findings`);
     checked = expressions.length;
     if (r > 0) samples.push(checked / seconds);
+    if (r > 0) cpuSamples.push(checked / ((cpu.user + cpu.system) / 1e6));
   }
   const env = cel.createEnvironment(cel.processProfile(spec, settings));
   const guard = 'data.n1 > 10.0 && data.items.exists(l, l.qty > 2)';
@@ -67,6 +71,8 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
   const mid = median ?? ((values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]);
   return [
     { name: `cel check, process of ${checked.toLocaleString('en-US')} expressions`, value: mid(samples), unit: 'expressions/s', budget: '≥ 20,000 expressions/s' },
+    // On a shared machine the wall clock counts other processes' time too; CPU time shows what checking costs.
+    { name: `cel check, process of ${checked.toLocaleString('en-US')} expressions (CPU time)`, value: mid(cpuSamples), unit: 'expressions/s' },
     { name: 'cel evaluate, guard with a macro', value: evaluations / evalSeconds, unit: 'evaluations/s' },
   ];
 }

@@ -36,6 +36,18 @@ export type CelCode =
   | 'now_not_allowed'
   | 'aggregate_outside_metrics';
 
+/** One line per code, for the rule metadata and the generated page of findings. All are errors. */
+export const CEL_CODES: Readonly<Record<CelCode, string>> = {
+  expression_syntax_error: 'An expression must be CEL.',
+  expression_type_error: 'An expression must type-check in the taimen/1 profile and give the type its field needs.',
+  expression_too_complex: 'An expression is at most 4000 characters, nests at most 32 deep, and nests macros at most 3 deep.',
+  unknown_data_field: 'An expression reads only data fields that the data schema declares (under has() and .? too).',
+  settings_ref_unknown: 'settings.<path> must be a field of the package settings.',
+  settings_ref_type: 'A settings field must have the type the place it is used in needs.',
+  now_not_allowed: 'An expression may not read the current time: time is event.time or instance.clock.',
+  aggregate_outside_metrics: 'Aggregates (count, sum, avg, min, max) belong to metrics and chart blocks only.',
+};
+
 export interface CelDiagnostic {
   code: CelCode;
   message: string;

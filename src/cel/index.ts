@@ -11,7 +11,7 @@
  */
 export { createEnvironment, type CelEnvironment, type Profile } from './environment.js';
 export {
-  checkExpression, LIMITS,
+  checkExpression, CEL_CODES, LIMITS,
   type CelCode, type CelDiagnostic, type CelTypeName, type CheckOptions, type CheckResult, type PathRead,
 } from './check.js';
 export { evaluate, CelEvaluationError, type EvaluateOptions } from './evaluate.js';

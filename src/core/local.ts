@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { RunningCore } from './server/server.js';
+import type { PackageTester } from './server/state.js';
 
 export interface LocalCoreOptions {
   /** Where the state lives; default `.package-sdk/core` under the working directory. */
@@ -9,6 +10,8 @@ export interface LocalCoreOptions {
   token?: string;
   /** `info.version` of /openapi.json; default 0.10.0. */
   version?: string;
+  /** The engine behind `POST /packages:test` (the sandbox); without it that route answers 501. */
+  packageTester?: PackageTester;
 }
 
 export const DEFAULT_LOCAL_CORE_DIR = '.package-sdk/core';
@@ -23,6 +26,7 @@ export async function startLocalCore(options: LocalCoreOptions = {}): Promise<{ 
     dataDir: resolve(options.dataDir ?? DEFAULT_LOCAL_CORE_DIR),
     token: options.token ?? randomBytes(24).toString('base64url'),
     ...(options.version ? { version: options.version } : {}),
+    ...(options.packageTester ? { packageTester: options.packageTester } : {}),
     host: '127.0.0.1',
     port: 0,
   });

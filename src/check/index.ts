@@ -4,10 +4,13 @@ import { isError, type Finding } from '../model/finding.js';
 import type { LooseFile, Workspace } from '../model/workspace.js';
 import type { SchemaName } from './ajv.js';
 import { RULES } from './rules/index.js';
-import { runRules } from './rule.js';
+import { isOwnedField, runRules } from './rule.js';
 import { schemaFindings } from './schema-stage.js';
 
 export interface CheckOptions extends TargetOptions {}
+
+/** Manifest fields whose schema errors a rule reports with its own codes (settings, version ranges). */
+const OWNED_MANIFEST_FIELDS = RULES.flatMap((rule) => rule.ownsManifestFields ?? []);
 
 /** What `check` returns, and what `check --json` prints. */
 export interface CheckReport {
@@ -35,8 +38,14 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   const workspace = await loadTargets(options);
   const findings = [...workspace.findings];
   const invalid = new Set<SourceDocument>();
+  const deferred = new Map<SourceDocument, Finding[]>();
+  const manifests = new Set(workspace.packages.map((pkg) => pkg.manifest));
   for (const [document, schema] of schemaTargets(workspace)) {
     const problems = await schemaFindings(document, schema);
+    if (problems.length > 0 && manifests.has(document) && problems.every((f) => isOwnedField(OWNED_MANIFEST_FIELDS, f.path))) {
+      deferred.set(document, problems); // the owning rules report them, in their own codes
+      continue;
+    }
     if (problems.length > 0) invalid.add(document);
     findings.push(...problems);
   }
@@ -45,7 +54,7 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
     const document = documents.get(finding.file);
     if (document && finding.severity === 'error') invalid.add(document);
   }
-  findings.push(...runRules(workspace, RULES, invalid));
+  findings.push(...runRules(workspace, RULES, invalid, deferred));
   const marked = findings.map((finding) => markSuppressed(finding, documents.get(finding.file)));
   marked.sort(byPlace);
   const errors = marked.filter(isError);

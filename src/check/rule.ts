@@ -30,6 +30,12 @@ export interface Rule<C extends Codes = Codes> {
   description: string;
   reads: readonly RuleInput[];
   codes: C;
+  /**
+   * Manifest fields (JSON Pointers, `*` for any one segment) whose schema errors this rule reports with its own
+   * codes, as the reference does for `spec.settings`: stage-1 errors there do not keep the manifest from the
+   * rules, and they reach this rule through `context.schemaFindings` instead of the report.
+   */
+  ownsManifestFields?: readonly string[];
   check(context: RuleContext<C>): void;
 }
 
@@ -55,14 +61,33 @@ export interface RuleContext<C extends Codes> {
   /** "did you mean …?" among the objects of `kind` that package `from` sees. */
   suggest(from: string, kind: ObjectKind, id: string): string | undefined;
   report<K extends keyof C & string>(code: K, place: Place, data: Parameters<C[K]['message']>[0], options?: ReportOptions): void;
+  /** The stage-1 findings of `document` in the manifest fields this rule owns (`ownsManifestFields`). */
+  schemaFindings(document: SourceDocument): Finding[];
 }
 
 export function defineRule<C extends Codes>(rule: Rule<C>): Rule<C> {
   return rule;
 }
 
-/** Runs the rules over the documents that passed stage 1 (`invalid` holds those that did not). */
-export function runRules(workspace: Workspace, rules: readonly Rule[], invalid: ReadonlySet<SourceDocument>): Finding[] {
+/** True when `pointer` is one of the `fields` (see `Rule.ownsManifestFields`) or inside one. */
+export function isOwnedField(fields: readonly string[], pointer: string): boolean {
+  const segments = pointer.split('/');
+  return fields.some((field) => {
+    const pattern = field.split('/');
+    return pattern.length <= segments.length && pattern.every((part, i) => part === '*' || part === segments[i]);
+  });
+}
+
+/**
+ * Runs the rules over the documents that passed stage 1 (`invalid` holds those that did not); `deferred` holds
+ * the stage-1 findings held back for the rules that own their fields.
+ */
+export function runRules(
+  workspace: Workspace,
+  rules: readonly Rule[],
+  invalid: ReadonlySet<SourceDocument>,
+  deferred: ReadonlyMap<SourceDocument, readonly Finding[]> = new Map(),
+): Finding[] {
   const findings: Finding[] = [];
   const valid = <T extends { document: SourceDocument }>(items: readonly T[]) => items.filter((item) => !invalid.has(item.document));
   for (const rule of rules) {
@@ -74,6 +99,7 @@ export function runRules(workspace: Workspace, rules: readonly Rule[], invalid: 
       lookup: (from, kind, id) => workspace.lookup(from, kind, id),
       suggest: (from, kind, id) => didYouMean(id, workspace.visibleIds(from, kind)),
       report: (code, place, data, options) => findings.push(findingOf(rule, code, place, data, options)),
+      schemaFindings: (document) => (deferred.get(document) ?? []).filter((f) => isOwnedField(rule.ownsManifestFields ?? [], f.path)),
     };
     rule.check(context);
   }

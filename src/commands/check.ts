@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Args, Command, Flags } from '@oclif/core';
 import type { CodeInfo } from '../check/catalog.js';
 import type { CheckReport } from '../check/index.js';
@@ -52,7 +53,8 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
     });
     process.exitCode = exitStatus(report);
     if (this.jsonEnabled()) return report;
-    await this.render(flags.format, report, (file) => workspace.documents().get(file)?.text);
+    const documents = workspace.documents();
+    await this.render(flags.format, report, (file) => documents.get(file)?.text ?? readText(file));
     return report;
   }
 
@@ -92,4 +94,13 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
 function exitStatus(report: CheckReport): number {
   if (report.errors.some((finding) => finding.code === 'read_failed')) return 2;
   return report.ok ? 0 : 1;
+}
+
+/** The text of a file that did not load as a document (not YAML, say), for its code frame. */
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }

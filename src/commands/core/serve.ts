@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Command, Flags } from '@oclif/core';
+import { DEFAULT_CORE_VERSION } from '../../core/version.js';
 
 export interface ServeResult {
   url: string;
@@ -27,7 +28,7 @@ export default class CoreServe extends Command {
     host: Flags.string({ default: '127.0.0.1', summary: 'Address to listen on.' }),
     data: Flags.directory({ default: '.package-sdk/core', summary: 'Directory of the state (core.sqlite, keys/).' }),
     token: Flags.string({ env: 'CP_TOKEN', summary: 'Bearer token clients must send (default: CP_TOKEN, else a fresh random one, printed).' }),
-    version: Flags.string({ default: '0.10.0', summary: 'Control-plane version reported by /openapi.json.' }),
+    version: Flags.string({ default: DEFAULT_CORE_VERSION, summary: 'Control-plane version reported by /openapi.json.' }),
     seed: Flags.file({ exists: true, summary: 'Workspaces, projects, principals and roles to create (JSON or YAML, see docs/core.md).' }),
   };
 

@@ -11,11 +11,13 @@ import { type Seed, applySeed } from './seed.js';
 import type { CoreState, PackageTester } from './state.js';
 import { Store } from './store.js';
 import { schemaCheck } from './validate.js';
+import { DEFAULT_CORE_VERSION } from '../version.js';
+
+export { DEFAULT_CORE_VERSION };
 
 /** Each service names a bad token its own way (compat-package-sdk-install §6.1, compat-kernos §4). */
 const UNAUTHORIZED_CODE: Record<Api, string> = { core: 'invalid_credentials', admin: 'invalid_credentials', notifications: 'invalid_token', kernos: 'unauthorized' };
 
-export const DEFAULT_CORE_VERSION = '0.10.0';
 /** Package files may be up to 1000 × 1 MB; a request beyond this is refused before it is read whole. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 

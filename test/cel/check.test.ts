@@ -1,6 +1,6 @@
 // Each code of the taimen/1 profile: cases that must raise it, near-misses that must not.
 import { describe, expect, it } from 'vitest';
-import { checkExpression, createEnvironment, PROCESS_ERROR_SCHEMA, LIMITS } from '../../src/cel/index.js';
+import { CEL_CODES, checkExpression, createEnvironment, PROCESS_ERROR_SCHEMA, LIMITS } from '../../src/cel/index.js';
 import type { CelCode, CelTypeName, CheckOptions, JsonSchema, Profile } from '../../src/cel/index.js';
 
 const DATA: JsonSchema = {
@@ -58,8 +58,15 @@ function codesOf(c: Case) {
   return checkExpression(c.env ?? process, c.source, { expected: c.expected, variables: c.variables }).diagnostics;
 }
 
-function table(name: string, t: { valid: Case[]; invalid: Invalid[] }) {
+const tabled = new Set<string>();
+
+function table(name: CelCode, t: { valid: Case[]; invalid: Invalid[] }) {
+  tabled.add(name);
   describe(name, () => {
+    it('has cases that raise the code and near-misses that do not', () => {
+      expect(t.invalid.some((c) => c.code === name)).toBe(true);
+      expect(t.valid.length).toBeGreaterThan(0);
+    });
     it.each(t.valid)('valid: $source', (c) => expect(codesOf(c)).toEqual([]));
     it.each(t.invalid)('invalid: $source', (c) => {
       const diagnostics = codesOf(c);
@@ -257,5 +264,11 @@ describe('reads', () => {
   it('reports the result type', () => {
     expect(checkExpression(process, 'data.lines.map(l, l.qty)').type).toBe('list<int>');
     expect(checkExpression(process, 'data.due').type).toBe('timestamp');
+  });
+});
+
+describe('codes', () => {
+  it('every code of the profile has its table of cases', () => {
+    expect([...tabled].sort()).toEqual(Object.keys(CEL_CODES).sort());
   });
 });

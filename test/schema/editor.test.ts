@@ -68,39 +68,38 @@ afterAll(async () => {
 });
 
 describe('yaml-language-server with the object schema', () => {
-  it('completes the spec fields of a Process, and only those', async () => {
-    // line 0 is the modeline; the cursor is on the empty line inside spec (line 6)
-    const { uri } = open('process.yaml', 'apiVersion: taimen.ai/v1\nkind: Process\nkey: refund\nspec:\n  version: 1\n  \n');
-    const labels = await completionLabels(uri, 6, 2);
-    expect(labels).toEqual(expect.arrayContaining(['stages', 'data', 'start', 'displayName', 'decisions', 'memory']));
-    expect(labels).not.toContain('version'); // already written
-    expect(labels).not.toContain('lifecycleSchema'); // a TaskType field
-  }, 60_000);
-
-  it('completes the spec fields of another kind through the same dispatch', async () => {
-    const { uri } = open('task-type.yaml', 'apiVersion: taimen.ai/v1\nkind: TaskType\nkey: claim-review\nspec:\n  \n');
-    const labels = await completionLabels(uri, 5, 2);
-    expect(labels).toEqual(expect.arrayContaining(['lifecycleSchema', 'approvalSchema', 'fieldSchema', 'acceptance']));
-    expect(labels).not.toContain('stages');
-  }, 60_000);
-
-  it('completes the spec of a View through view.schema.json', async () => {
-    const { uri } = open('view.yaml', 'apiVersion: taimen.ai/v1\nkind: View\nkey: refund-list\nspec:\n  \n');
-    const labels = await completionLabels(uri, 5, 2);
-    expect(labels).toEqual(expect.arrayContaining(['title', 'source', 'layout', 'nav', 'audience']));
-  }, 60_000);
-
-  it('completes the members of a view block of the kind it names, with view.schema.json in the modeline', async () => {
-    const { uri } = open('list.yaml', 'apiVersion: taimen.ai/v1\nkind: View\nkey: refund-list\nspec:\n  layout:\n    - block: table\n      \n', VIEW_SCHEMA);
-    const labels = await completionLabels(uri, 7, 6);
-    expect(labels).toEqual(expect.arrayContaining(['columns', 'pageSize', 'sort', 'open']));
-    expect(labels).not.toContain('chart');
-  }, 60_000);
-
-  it('completes the values of kind', async () => {
-    const { uri } = open('kind.yaml', 'apiVersion: taimen.ai/v1\nkind: \n');
-    const labels = await completionLabels(uri, 2, 6);
-    expect(labels).toEqual(expect.arrayContaining(['Package', 'Installation', 'Process', 'TaskType', 'ConnectionType', 'KnowledgePack', 'View', 'Component']));
+  // the modeline is line 0 of the opened file, so the cursor lines below count from the body's first line + 1
+  it.each([
+    {
+      what: 'the spec fields of a Process, and only those',
+      body: 'apiVersion: taimen.ai/v1\nkind: Process\nkey: refund\nspec:\n  version: 1\n  \n', at: [6, 2],
+      offered: ['stages', 'data', 'start', 'displayName', 'decisions', 'memory'], notOffered: ['version', 'lifecycleSchema'],
+    },
+    {
+      what: 'the spec fields of another kind through the same dispatch',
+      body: 'apiVersion: taimen.ai/v1\nkind: TaskType\nkey: claim-review\nspec:\n  \n', at: [5, 2],
+      offered: ['lifecycleSchema', 'approvalSchema', 'fieldSchema', 'acceptance'], notOffered: ['stages'],
+    },
+    {
+      what: 'the spec of a View through view.schema.json',
+      body: 'apiVersion: taimen.ai/v1\nkind: View\nkey: refund-list\nspec:\n  \n', at: [5, 2],
+      offered: ['title', 'source', 'layout', 'nav', 'audience'], notOffered: ['stages'],
+    },
+    {
+      what: 'the members of a view block of the kind it names, with view.schema.json in the modeline',
+      body: 'apiVersion: taimen.ai/v1\nkind: View\nkey: refund-list\nspec:\n  layout:\n    - block: table\n      \n', at: [7, 6],
+      schema: VIEW_SCHEMA, offered: ['columns', 'pageSize', 'sort', 'open'], notOffered: ['chart'],
+    },
+    {
+      what: 'the values of kind',
+      body: 'apiVersion: taimen.ai/v1\nkind: \n', at: [2, 6],
+      offered: ['Package', 'Installation', 'Process', 'TaskType', 'ConnectionType', 'KnowledgePack', 'View', 'Component'], notOffered: [],
+    },
+  ])('completes $what', async ({ what, body, at, schema, offered, notOffered }) => {
+    const { uri } = open(`${what.replaceAll(/\W+/g, '-')}.yaml`, body, schema);
+    const labels = await completionLabels(uri, at[0]!, at[1]!);
+    expect(labels).toEqual(expect.arrayContaining(offered));
+    for (const label of notOffered) expect(labels).not.toContain(label);
   }, 60_000);
 
   it('shows the reference description of a field on hover', async () => {

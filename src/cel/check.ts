@@ -19,10 +19,8 @@
  */
 import { didYouMean } from '../model/did-you-mean.js';
 import { parseDuration } from './duration.js';
-import {
-  AGGREGATES, ISO_DURATION_FUNCTION, LIBRARY_TYPE_NAMES, OBJECT_TYPE_PREFIX,
-  type CelEnvironment,
-} from './environment.js';
+import { AGGREGATES, OBJECT_TYPE_PREFIX, type CelEnvironment } from './environment.js';
+import { ISO_DURATION_FUNCTION, LIBRARY_TYPE_NAMES } from './functions.js';
 import { substituteVariables, type InstallVariable, type Substituted } from './install-variables.js';
 import { describeShape, lookupPath, type CelShape } from './types.js';
 

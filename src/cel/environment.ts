@@ -11,14 +11,13 @@
  * a view's source record — an extra variable named `settings` shadows the package settings.
  */
 import { Environment } from '@marcbachmann/cel-js';
-import { Duration } from '@marcbachmann/cel-js/evaluator';
-import { parseDuration } from './duration.js';
 import {
   BOOL, DYN, DYN_MAP, INT, STRING, TIMESTAMP, objectShape, shapeOf,
   type CelShape, type JsonSchema,
 } from './types.js';
 import type { CheckedExpression } from './check.js';
-import { CalendarNamespace, registerCalendarFunctions } from './calendar-functions.js';
+import { CalendarNamespace } from './calendar.js';
+import { LIBRARY_TYPE_NAMES, registerProfileFunctions, SYNC } from './functions.js';
 
 export interface Profile {
   kind: 'process' | 'view';
@@ -62,25 +61,10 @@ export interface ObjectType {
   make(fields: Record<string, unknown>): object;
 }
 
-/** What the library calls the types that the profile calls `timestamp` and `duration`. */
-export const LIBRARY_TYPE_NAMES: Readonly<Record<string, string>> = {
-  timestamp: 'google.protobuf.Timestamp',
-  duration: 'google.protobuf.Duration',
-};
-
 /** The name our object types carry inside the library; messages strip it. */
 export const OBJECT_TYPE_PREFIX = 'taimen.';
 
-/**
- * `duration()` of the profile reads ISO 8601; the library's own `duration(string)` reads only Go-style text and
- * cannot be replaced, so a parsed `duration(…)` call is renamed to this function before it is checked.
- */
-export const ISO_DURATION_FUNCTION = 'taimen_duration';
-
 export const AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
-
-/** Every function of the profile answers at once; the library otherwise prepares for promises. */
-export const SYNC = { async: false } as const;
 
 const OPTIONS = { enableOptionalTypes: true, homogeneousAggregateLiterals: false, unlistedVariablesAreDyn: false };
 
@@ -88,41 +72,11 @@ let base: Environment | undefined;
 
 /** Functions shared by every environment; built once, then cloned (a clone is cheap, a fresh environment is not). */
 function baseEnvironment(): Environment {
-  if (base !== undefined) return base;
-  const env = new Environment(OPTIONS);
-  const T = LIBRARY_TYPE_NAMES.timestamp;
-  const D = LIBRARY_TYPE_NAMES.duration;
-  env.registerFunction(`${ISO_DURATION_FUNCTION}(string): ${D}`, (text: string) => durationOf(text), SYNC);
-  env.registerFunction(`${ISO_DURATION_FUNCTION}(${D}): ${D}`, (value: Duration) => value, SYNC);
-  env.registerFunction(`timestamp(${T}): ${T}`, (value: Date) => value, SYNC);
-  registerStringExtensions(env);
-  registerCalendarFunctions(env);
-  base = env;
-  return env;
-}
-
-/** The part of CEL's strings extension the library lacks (it has lowerAscii, upperAscii, trim, split, join, …). */
-function registerStringExtensions(env: Environment): void {
-  env.registerFunction('string.replace(string, string): string', (text: string, from: string, to: string) => text.replaceAll(from, to), SYNC);
-  env.registerFunction('string.replace(string, string, int): string', (text: string, from: string, to: string, limit: bigint) => {
-    let out = text;
-    let at = 0;
-    for (let n = 0n; limit < 0n || n < limit; n++) {
-      const found = out.indexOf(from, at);
-      if (found < 0 || from === '') break;
-      out = out.slice(0, found) + to + out.slice(found + from.length);
-      at = found + to.length;
-    }
-    return out;
-  }, SYNC);
-  env.registerFunction('string.charAt(int): string', (text: string, index: bigint) => [...text][Number(index)] ?? '', SYNC);
-  env.registerFunction('string.reverse(): string', (text: string) => [...text].reverse().join(''), SYNC);
-}
-
-function durationOf(text: string): Duration {
-  const parsed = parseDuration(text);
-  if ('error' in parsed) throw new Error(parsed.error);
-  return Duration.fromMilliseconds(parsed.milliseconds);
+  if (base === undefined) {
+    base = new Environment(OPTIONS);
+    registerProfileFunctions(base);
+  }
+  return base;
 }
 
 const ERROR_SHAPE = objectShape({ type: STRING, title: STRING, status: INT, detail: STRING, instance: STRING }, true);

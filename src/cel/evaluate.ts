@@ -8,7 +8,7 @@
  */
 import { Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { CalendarNamespace, type CalendarLookup } from './calendar-functions.js';
+import { CalendarNamespace, type CalendarLookup } from './calendar.js';
 import { checkedExpression } from './check.js';
 import { formatDuration, parseDuration } from './duration.js';
 import type { CelEnvironment, ObjectType } from './environment.js';

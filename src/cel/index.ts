@@ -15,7 +15,7 @@ export {
   type CelCode, type CelDiagnostic, type CelTypeName, type CheckOptions, type CheckResult, type PathRead,
 } from './check.js';
 export { evaluate, CelEvaluationError, type EvaluateOptions } from './evaluate.js';
-export { CalendarNamespace, type CalendarLookup, type WorkCalendar } from './calendar-functions.js';
+export { CalendarNamespace, type CalendarLookup, type WorkCalendar } from './calendar.js';
 export { substituteVariables, type InstallVariable } from './install-variables.js';
 export { parseDuration, formatDuration } from './duration.js';
 export type { JsonSchema } from './types.js';

@@ -1,4 +1,4 @@
-// Precompiles the public schemas into one ESM module of standalone validators (dist/check/validators.generated.js),
+// Precompiles the public schemas into one CommonJS module of standalone validators (dist/check/validators.generated.cjs),
 // so that `check` starts without compiling the schemas. Run by `npm run build` after tsc.
 import { writeFileSync, renameSync } from 'node:fs';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -8,7 +8,7 @@ import { PRECOMPILED_EXPORTS } from '../dist/check/validators.js';
 const ajv = createAjv({ standalone: true });
 const exports = Object.fromEntries(Object.entries(PRECOMPILED_EXPORTS).map(([name, id]) => [id, schemaFile(name)]));
 const code = (standaloneCode.default ?? standaloneCode)(ajv, exports);
-const target = new URL('../dist/check/validators.generated.js', import.meta.url);
-const temporary = new URL(`../dist/check/validators.generated.js.${process.pid}.tmp`, import.meta.url);
+const target = new URL('../dist/check/validators.generated.cjs', import.meta.url);
+const temporary = new URL(`../dist/check/validators.generated.cjs.${process.pid}.tmp`, import.meta.url);
 writeFileSync(temporary, code);
 renameSync(temporary, target);

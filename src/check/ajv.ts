@@ -27,7 +27,7 @@ export function createAjv(options: { standalone?: boolean } = {}): Ajv2020 {
     strict: true,
     strictRequired: false,
     allowUnionTypes: true,
-    ...(options.standalone ? { code: { source: true, esm: true } } : {}),
+    ...(options.standalone ? { code: { source: true } } : {}),
   });
   addFormats(ajv);
   ajv.addVocabulary(EDITOR_KEYWORDS);

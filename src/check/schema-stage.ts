@@ -10,7 +10,7 @@ import { validatorFor } from './validators.js';
  * at the node that is wrong.
  */
 export async function schemaFindings(document: SourceDocument, schema: SchemaName): Promise<Finding[]> {
-  const validate = await validatorFor(schema);
+  const validate = validatorFor(schema);
   if (validate(document.value)) return [];
   return reduceSchemaErrors(validate.errors ?? []).map((mistake) => toFinding(document, mistake));
 }

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import { createAjv, schemaFile, type SchemaName } from './ajv.js';
 
@@ -13,23 +14,32 @@ export const PRECOMPILED_EXPORTS: Record<SchemaName, string> = {
 };
 
 const cache = new Map<SchemaName, ValidateFunction>();
-let precompiled: Promise<Record<string, ValidateFunction> | undefined> | undefined;
+let precompiled: Record<string, ValidateFunction> | undefined;
 let runtimeAjv: ReturnType<typeof createAjv> | undefined;
 
 /**
  * The validator of one public schema. The build precompiles them (start-up of `check` in a pre-commit hook
  * must not pay for compiling the schemas); from sources they are compiled on first use.
  */
-export async function validatorFor(name: SchemaName): Promise<ValidateFunction> {
+export function validatorFor(name: SchemaName): ValidateFunction {
   const known = cache.get(name);
   if (known) return known;
-  precompiled ??= import(new URL('./validators.generated.js', import.meta.url).href).then(
-    (m: Record<string, ValidateFunction>) => m,
-    () => undefined,
-  );
-  const validate = (await precompiled)?.[PRECOMPILED_EXPORTS[name]] ?? compileAtRunTime(name);
+  precompiled ??= loadPrecompiled();
+  const validate = precompiled?.[PRECOMPILED_EXPORTS[name]] ?? compileAtRunTime(name);
   cache.set(name, validate);
   return validate;
+}
+
+/**
+ * CommonJS (ajv's standalone code requires its runtime helpers and formats), loaded with `require`: an ESM
+ * `import` of it would first scan the whole 1.5 MB module for export names.
+ */
+function loadPrecompiled(): Record<string, ValidateFunction> | undefined {
+  try {
+    return createRequire(import.meta.url)('./validators.generated.cjs') as Record<string, ValidateFunction>;
+  } catch {
+    return undefined; // running from sources: compile on first use
+  }
 }
 
 function compileAtRunTime(name: SchemaName): ValidateFunction {

@@ -70,7 +70,7 @@ function runtimeMessage(error: unknown): string {
 }
 
 /** A JSON value as the CEL value of a shape. Values that do not fit stay as they are: the library reports them. */
-export function toCel(value: unknown, shape: CelShape, objectTypes: ReadonlyMap<CelShape, ObjectType>): unknown {
+function toCel(value: unknown, shape: CelShape, objectTypes: ReadonlyMap<CelShape, ObjectType>): unknown {
   if (value === null || value === undefined) return value;
   switch (shape.kind) {
     case 'int':
@@ -113,7 +113,7 @@ function mapValues(
 
 
 /** A CEL value as JSON. */
-export function toJson(value: unknown): unknown {
+function toJson(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (value instanceof Date) return value.toISOString();
   if (value instanceof Duration) return formatDuration(value.valueOf());

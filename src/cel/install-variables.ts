@@ -1,7 +1,7 @@
 /**
  * Installation variables (`${CLAIMS_REFUND_THRESHOLD}`) inside an expression. The core receives the text with the
  * values in place, so the expression is checked that way too: each `${NAME}` becomes the variable's value, its
- * default or its example, or else a value of its kind. Offsets in the substituted text map back to the text the
+ * default or its example, or else a value of its kind (`0`, `http://env.invalid`, a nil UUID) or `dyn(0)`. Offsets in the substituted text map back to the text the
  * author wrote, so a finding underlines what is in the file.
  */
 
@@ -45,8 +45,15 @@ interface Replacement {
   originalTo: number;
 }
 
-export function valueOfVariable(variable: InstallVariable | undefined): string {
-  return variable?.value ?? variable?.default ?? variable?.example ?? VALUE_OF_KIND[variable?.kind ?? ''] ?? '';
+/**
+ * A variable with no value, default or example, of a kind without a typical value (or not declared at all —
+ * `variable_undeclared` is the manifest rule's finding), stands as `dyn(0)`: it type-checks in any place, so one
+ * missing value does not turn into a cascade of type errors.
+ */
+const UNKNOWN_VALUE = 'dyn(0)';
+
+function valueOfVariable(variable: InstallVariable | undefined): string {
+  return variable?.value ?? variable?.default ?? variable?.example ?? VALUE_OF_KIND[variable?.kind ?? ''] ?? UNKNOWN_VALUE;
 }
 
 export function substituteVariables(source: string, variables: Readonly<Record<string, InstallVariable>> = {}): Substituted {

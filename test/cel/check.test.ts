@@ -233,6 +233,11 @@ describe('positions', () => {
     expect(source.slice(d.offset, d.offset + d.length)).toBe(source);
   });
 
+  it('lets a variable without any value stand as a value of any type', () => {
+    expect(checkExpression(process, 'data.amount > ${UNDECLARED}', { expected: 'bool' }).diagnostics).toEqual([]);
+    expect(checkExpression(process, "'x-${NAME}' == data.decision", { variables: { NAME: { kind: 'string' } } }).diagnostics).toEqual([]);
+  });
+
   it('gives the value of a variable by its kind when nothing else is known', () => {
     const result = checkExpression(process, 'data.count > ${N}', { variables: { N: { kind: 'integer' } }, expected: 'bool' });
     expect(result.diagnostics).toEqual([]);

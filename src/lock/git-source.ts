@@ -79,14 +79,15 @@ export async function materialiseSource(
       throw new SourceError('commit_missing', `package '${source.key}': commit ${short(locked.commit)} from ` +
         `the lock is not in ${source.git}`, 'the commit was removed from the repository — lock again: package-sdk lock');
     }
-    const checkout = await cachedCheckout(dir, locked.commit, source.path, locked.contentHash) ??
-      await extractCheckout(dir, mirror, locked.commit, source.path, where(source, locked.commit));
-    if (typeof checkout !== 'string' && checkout.contentHash !== locked.contentHash) {
+    const cached = await cachedCheckout(dir, locked.commit, source.path, locked.contentHash);
+    if (cached) return { dir: cached, warnings };
+    const checkout = await extractCheckout(dir, mirror, locked.commit, source.path, where(source, locked.commit));
+    if (checkout.contentHash !== locked.contentHash) {
       throw new SourceError('content_mismatch', `package '${source.key}': content of ${source.git} at ` +
         `${short(locked.commit)} (${checkout.contentHash.slice(0, 19)}…) does not match the lock ` +
         `(${locked.contentHash.slice(0, 19)}…)`, 'check the source, and lock again (package-sdk lock) if the content is accepted');
     }
-    return { dir: typeof checkout === 'string' ? checkout : checkout.dir, warnings };
+    return { dir: checkout.dir, warnings };
   }, options);
 }
 
@@ -158,6 +159,6 @@ function where(source: GitSource, commit: string): string {
   return `package '${source.key}' in ${source.git} at ${short(commit)}${source.path ? ` in ${source.path}` : ''}`;
 }
 
-export function short(commit: string): string {
+function short(commit: string): string {
   return commit.slice(0, 12);
 }

@@ -7,6 +7,7 @@ import { contentHash } from '../../src/lock/content-hash.js';
 import { readLock, type LockEntry } from '../../src/lock/lock-file.js';
 import { lock } from '../../src/lock/lock.js';
 import { gitSourceResolver } from '../../src/lock/resolver.js';
+import { loadTargets } from '../../src/load/targets.js';
 import type { GitSource } from '../../src/lock/source.js';
 import { installation, manifest, Sandbox, type Repo } from './repos.js';
 
@@ -145,6 +146,19 @@ describe('loading against the lock (gitSourceResolver)', () => {
     const { document } = await lockOf([source]);
     return { source, entry: document!.packages[0] };
   }
+
+  it('plugs into the installation loader: the locked package loads; without a lock, lock_required', async () => {
+    const repo = demoRepo();
+    const source = { key: 'demo', git: await repo.httpUrl(), ref: 'v1', path: 'pkg' };
+    const install = installation(sandbox.path('install'), [source]);
+    const resolveGitSource = gitSourceResolver({ cacheDir: sandbox.cache, installFile: install });
+    const unlocked = await loadTargets({ install, resolveGitSource });
+    expect(unlocked.findings).toMatchObject([{ code: 'lock_required', line: 6 }]);
+    await lock({ install, cacheDir: sandbox.cache });
+    const workspace = await loadTargets({ install, resolveGitSource });
+    expect(workspace.findings).toEqual([]);
+    expect(workspace.packages.map((p) => [p.key, p.version, p.objects.length])).toEqual([['demo', '0.1.0', 1]]);
+  });
 
   it('requires a lock entry, and the same source as the installation', async () => {
     const repo = demoRepo();

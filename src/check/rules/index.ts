@@ -2,9 +2,33 @@
  * Every stage-2 rule, grouped by family — one file to read to know what `check` looks for.
  */
 import type { Rule } from '../rule.js';
+import { connectionTypes } from './connection-types.js';
 import { duplicates } from './duplicates.js';
+import { engines, requires, variables } from './manifest.js';
+import { processCalendars, processElementRules } from './process-statics.js';
+import { references } from './references.js';
+import { renames, retire } from './renames.js';
+import { secretMaterial } from './secret-material.js';
+import { workingCopies } from './working-copies.js';
 
 export const RULES: readonly Rule[] = [
   // objects
   duplicates,
+  // manifest
+  variables,
+  requires,
+  engines,
+  // references
+  references,
+  // process statics
+  processElementRules,
+  processCalendars,
+  // renames and retire
+  renames,
+  retire,
+  // connection types and secrets
+  connectionTypes,
+  secretMaterial,
+  // agents
+  workingCopies,
 ];

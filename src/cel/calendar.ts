@@ -4,8 +4,8 @@
  * `cal.isWorkday(ts[, calendar])`, `cal.workdaysBetween(from, to[, calendar])`. Without a calendar argument the
  * process's `spec.calendar` counts.
  *
- * The arithmetic belongs to whoever evaluates (the package test engine runs virtual time): `evaluate` receives
- * the calendars as `WorkCalendar` objects. Type checking needs none.
+ * Whoever evaluates supplies the calendars as `WorkCalendar` objects (the package test engine runs virtual time);
+ * `workCalendar(spec)` of `work-calendar.ts` makes one from a `Calendar` object. Type checking needs none.
  */
 
 /** Working-time arithmetic of one calendar. Instants are `Date`s; counts are whole numbers. */

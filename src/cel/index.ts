@@ -27,3 +27,4 @@ export {
   VIEW_FIELDS, PROCESS_RECORD_SCHEMA, viewExpressions, viewProfile,
   type ViewExpression, type ViewField, type ViewProfileOptions,
 } from './view-fields.js';
+export { workCalendar, type CalendarSpec } from './work-calendar.js';

@@ -23,7 +23,8 @@ import { SIMPLE_TYPE_SCHEMAS, type JsonSchema } from './types.js';
 export type Expected = CelTypeName | readonly CelTypeName[] | undefined;
 
 export type FieldTarget =
-  | { cel: Expected }
+  /** `typedBy`: what the expression must give depends on a sibling field (a decision input's `type`). */
+  | { cel: Expected; typedBy?: { field: string; types: Readonly<Record<string, Expected>> } }
   | { celMap: Expected; stepResult?: true }
   | { celOrList: Expected }
   | { shape: ShapeName; bindsCatchAs?: true };
@@ -34,9 +35,14 @@ const BOOL = cel('bool');
 const STRING = cel('string');
 const POINT_IN_TIME = cel(['timestamp', 'duration']);
 const WORKING_AMOUNT = cel('int');
+/** A decision table input's `type` → what its `expr` gives. */
+const DECISION_INPUT: FieldTarget = {
+  cel: undefined,
+  typedBy: { field: 'type', types: { string: 'string', number: ['int', 'double'], boolean: 'bool', date: 'string', timestamp: 'timestamp' } },
+};
 
 export type ShapeName =
-  | 'spec' | 'start' | 'correlate' | 'onEvent' | 'trigger' | 'memoryEntity' | 'stage' | 'timer' | 'blocks' | 'step'
+  | 'spec' | 'start' | 'correlate' | 'onEvent' | 'trigger' | 'decisionInput' | 'memoryEntity' | 'stage' | 'timer' | 'blocks' | 'step'
   | 'human' | 'approve' | 'call' | 'recall' | 'remember' | 'listen' | 'try' | 'escalation' | 'error' | 'context'
   | 'assignChain' | 'due' | 'durationOrCel';
 
@@ -48,7 +54,7 @@ export const PROCESS_FIELDS: Readonly<Record<ShapeName, Readonly<Record<string, 
     'correlate/*': { shape: 'correlate' },
     'onEvent/*': { shape: 'onEvent' },
     'timers/*': { shape: 'timer' },
-    'decisions/*/inputs/*/expr': cel(),
+    'decisions/*/inputs/*': { shape: 'decisionInput' },
     'memory/case/key': STRING,
     'memory/case/title': STRING,
     'memory/facts': celMap(),
@@ -60,6 +66,7 @@ export const PROCESS_FIELDS: Readonly<Record<ShapeName, Readonly<Record<string, 
   correlate: { on: { shape: 'trigger' }, key: STRING, set: celMap(), do: { shape: 'blocks' } },
   onEvent: { on: { shape: 'trigger' }, do: { shape: 'blocks' } },
   trigger: { where: BOOL },
+  decisionInput: { expr: DECISION_INPUT },
   // `many: true` makes the key a list: one entity per element.
   memoryEntity: { key: cel(['string', 'list']), name: STRING, when: BOOL },
   stage: {
@@ -232,7 +239,9 @@ class Walker {
       const names = target.bindsCatchAs === true ? [...catchNames, ...catchName(owner, pointer)] : catchNames;
       this.shape(target.shape, value, pointer, names, stepResult);
     } else if ('cel' in target) {
-      this.add(value, pointer, target.cel, catchNames);
+      const sibling = target.typedBy !== undefined && isRecord(owner) ? owner[target.typedBy.field] : undefined;
+      const expected = typeof sibling === 'string' ? target.typedBy?.types[sibling] : target.cel;
+      this.add(value, pointer, expected, catchNames);
     } else if ('celMap' in target) {
       const result = target.stepResult === true ? stepResult : undefined;
       forEachEntry(value, pointer, (item, at) => this.add(item, at, target.celMap, catchNames, result));

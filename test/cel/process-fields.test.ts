@@ -29,7 +29,7 @@ describe('processExpressions', () => {
       ['/spec/start/key', 'string'],
       ['/spec/start/set/amount', undefined],
       ['/spec/start/set/due', undefined],
-      ['/spec/decisions/0/inputs/0/expr', undefined],
+      ['/spec/decisions/0/inputs/0/expr', ['int', 'double']],
       ['/spec/stages/0/exit', 'bool'],
       ['/spec/stages/0/steps/0/output/as/level', undefined],
       ['/spec/stages/0/steps/0/decide/input/amount', undefined],
@@ -79,6 +79,12 @@ describe('processExpressions', () => {
     const level = at('/spec/stages/0/steps/0/output/as/level');
     expect(check(level).type).toBe('string');
     expect(check(level, 'step.result.approvers').type).toBe('double');
+  });
+
+  it('types a decision table input by its declared type', () => {
+    const input = at('/spec/decisions/0/inputs/0/expr');
+    expect(check(input).diagnostics).toEqual([]);
+    expect(check(input, 'data.level').diagnostics.map((d) => d.code)).toEqual(['expression_type_error']);
   });
 
   it('skips what is not a string and parts of the wrong shape', () => {

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { loadInstallationFile, sourcePath } from '../load/installation.js';
+import { loadTargets } from '../load/targets.js';
 import { isError, type Finding } from '../model/finding.js';
 import type { Installation } from '../model/installation.js';
 import type { Package } from '../model/package.js';
@@ -68,8 +70,6 @@ export async function lock(options: LockOptions): Promise<LockReport> {
   const { resolve, pinned, prefetch } = pinningResolver({
     cacheDir: options.cacheDir ?? cacheRoot(), onFetch: options.onFetch, onWait: options.onWait,
   });
-  const [{ loadTargets }, { loadInstallationFile, sourcePath }] = await Promise.all([
-    import('../load/targets.js'), import('../load/installation.js')]);
   prefetch(gitSources((await loadInstallationFile(options.install, { cwd: process.cwd() })).installation));
   const workspace = await loadTargets({ install: options.install, resolveGitSource: resolve });
   findings.push(...workspace.findings);
@@ -78,8 +78,7 @@ export async function lock(options: LockOptions): Promise<LockReport> {
 
   const entries: LockEntry[] = [];
   for (const pkg of workspace.packages) {
-    const source = pkg.source ?? { path: sourcePath(installation.dir, pkg.dir) }; // found by a requires
-    const entry = await entryOf(pkg, source, pinned.get(pkg.key), findings);
+    const entry = await entryOf(pkg, lockSourceOf(pkg, installation), pinned.get(pkg.key), findings);
     if (entry) entries.push(entry);
   }
   findings.push(...movedTags(entries, previous, lockFile));
@@ -95,6 +94,14 @@ export async function lock(options: LockOptions): Promise<LockReport> {
     return failed();
   }
   return { lockFile, status: 'written', document, findings };
+}
+
+/**
+ * The source a package gets in the lock (and so in `lockHash`): the installation's for its entries, the
+ * path from the installation file's directory for a package found through a `requires`.
+ */
+export function lockSourceOf(pkg: Package, installation: Installation): LockSource {
+  return pkg.source ?? { path: sourcePath(installation.dir, pkg.dir) };
 }
 
 async function entryOf(

@@ -9,7 +9,7 @@ import { lock } from '../../src/lock/lock.js';
 import { gitSourceResolver } from '../../src/lock/resolver.js';
 import { loadTargets } from '../../src/load/targets.js';
 import type { GitSource } from '../../src/lock/source.js';
-import { installation, manifest, Sandbox, type Repo } from './repos.js';
+import { installation, manifest, Sandbox, writeFiles, type Repo } from './repos.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -57,6 +57,13 @@ describe('lock over smart HTTP', () => {
     expect(JSON.parse(first).packages.map((p: LockEntry) => p.key)).toEqual(['base', 'app']);
     await lock({ install, cacheDir: sandbox.cache });
     expect(await readFile(join(sandbox.path('install'), 'packages.lock'), 'utf8')).toBe(first);
+  });
+
+  it('gives a package found through requires its path from the installation file', async () => {
+    writeFiles(sandbox.path('install'), { 'packages/base/package.yaml': manifest('base'), 'apps/app/package.yaml': manifest('app', '1.0.0', ['base']) });
+    const { report, document } = await lockOf([{ key: 'app', path: 'apps/app' }]);
+    expect(report.findings).toEqual([]);
+    expect(document?.packages.map((p) => [p.key, p.source])).toEqual([['base', { path: 'packages/base' }], ['app', { path: 'apps/app' }]]);
   });
 
   it('reads blobs, not a working tree: export-subst and eol attributes change nothing', async () => {

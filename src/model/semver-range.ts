@@ -73,7 +73,7 @@ function parseCondition(text: string): Condition | string {
   if (text === '') return 'a condition between commas is empty';
   if (text === '*') return {};
   const match = CONDITION.exec(text);
-  if (!match) return `'${text}' is not a condition (an operator >=, >, <=, <, =, ^ or ~, then a version of 1 to 3 numbers with an optional -pre-release; or *)`;
+  if (!match) return `'${text}' is not a condition: an operator (>=, >, <=, <, =, ^, ~ or none) and a version of 1 to 3 numbers, or *`;
   const operator = match[1] ?? '=';
   const given = [match[2], match[3], match[4]].filter((part) => part !== undefined).length;
   const version = versionOf(match[2]!, match[3], match[4], match[5]);

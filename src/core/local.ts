@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { RunningCore } from './server/server.js';
+import type { Seed } from './server/seed.js';
 import type { PackageTester } from './server/state.js';
 
 export interface LocalCoreOptions {
@@ -12,6 +13,8 @@ export interface LocalCoreOptions {
   version?: string;
   /** The engine behind `POST /packages:test` (the sandbox); without it that route answers 501. */
   packageTester?: PackageTester;
+  /** Workspaces, projects, principals and roles to create when missing (docs/core.md, the seed file). */
+  seed?: Seed;
 }
 
 export const DEFAULT_LOCAL_CORE_DIR = '.package-sdk/core';
@@ -27,6 +30,7 @@ export async function startLocalCore(options: LocalCoreOptions = {}): Promise<{ 
     token: options.token ?? randomBytes(24).toString('base64url'),
     ...(options.version ? { version: options.version } : {}),
     ...(options.packageTester ? { packageTester: options.packageTester } : {}),
+    ...(options.seed ? { seed: options.seed } : {}),
     host: '127.0.0.1',
     port: 0,
   });

@@ -25,6 +25,31 @@ export function byCodePoint(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
+/**
+ * The file form of a plan: Python's `json.dumps(value, indent=2, ensure_ascii=False)` plus a newline — keys in
+ * the document's own order, `,` + newline between items, raw UTF-8, floats kept as floats.
+ */
+export function prettyJson(value: unknown, floats: ReadonlySet<string> = new Set()): string {
+  return `${pretty(value, '', floats, '')}\n`;
+}
+
+function pretty(value: unknown, pointer: string, floats: ReadonlySet<string>, indent: string): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const items = value.map((item, index) => `${inner}${pretty(item, `${pointer}/${index}`, floats, inner)}`);
+    return `[\n${items.join(',\n')}\n${indent}]`;
+  }
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined);
+    if (keys.length === 0) return '{}';
+    const members = keys.map((key) =>
+      `${inner}${JSON.stringify(key)}: ${pretty((value as Record<string, unknown>)[key], `${pointer}/${escapePointer(key)}`, floats, inner)}`);
+    return `{\n${members.join(',\n')}\n${indent}}`;
+  }
+  return write(value, pointer, floats);
+}
+
 function write(value: unknown, pointer: string, floats: ReadonlySet<string>): string {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';

@@ -1,0 +1,53 @@
+import { Command, Flags } from '@oclif/core';
+import type { PlanDocument } from '../plan/document.js';
+
+export default class Plan extends Command {
+  static override summary = 'Build a hash-sealed plan of an installation against a core.';
+  static override description = `Checks the installation and its packages, reads the core's version (engines), resolves the variables
+(--env file, then the environment), asks the core what each section would change — writing nothing — and saves
+the plan, sealed by planHash, for package-sdk apply. Variable values are never written into the plan, only their
+hash. A core plan with errors or a required migration is not saved.
+
+--server local uses an embedded core with its data in .package-sdk/core.
+
+Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core errors), 2 usage or I/O problems.`;
+
+  static override examples = [
+    '<%= config.bin %> <%= command.id %> --install packages.yaml --server local --out plan.json',
+    '<%= config.bin %> <%= command.id %> --install packages.yaml --server https://cp.example.com --env prod.env --out plan.json',
+    '<%= config.bin %> <%= command.id %> --install packages.yaml --server https://cp.example.com --out plan.json --overwrite-console --json',
+  ];
+
+  static override enableJsonFlag = true;
+  static override flags = {
+    install: Flags.file({ required: true, exists: true, summary: 'Installation file (kind: Installation).' }),
+    server: Flags.string({ required: true, summary: 'Core URL (https; http only for localhost), or "local" for an embedded core.', helpValue: 'URL|local' }),
+    out: Flags.file({ required: true, summary: 'Where to write the plan.' }),
+    env: Flags.file({ summary: 'Variable values, NAME=value per line (default: .env when it exists); the environment wins.' }),
+    workspace: Flags.string({ summary: 'Workspace id sent with the core plans (replay of live instances).', helpValue: 'ID' }),
+    'replay-limit': Flags.integer({ min: 0, max: 200, default: 50, summary: 'Live instances the core replays per process.' }),
+    'overwrite-console': Flags.boolean({ summary: 'Overwrite fields people edited in the console since the last apply.' }),
+  };
+
+  async run(): Promise<PlanDocument> {
+    const { flags } = await this.parse(Plan);
+    const [{ plan }, { asRefusal }] = await Promise.all([import('../plan/plan.js'), import('../plan/refusal.js')]);
+    try {
+      const result = await plan({
+        install: flags.install, server: flags.server, out: flags.out, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'],
+        ...(flags.env ? { env: flags.env } : {}), ...(flags.workspace ? { workspaceId: flags.workspace } : {}),
+      });
+      if (!this.jsonEnabled()) {
+        const [{ renderPlan }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
+        this.log(renderPlan(result.document, paintFor(process.stdout), result.warnings));
+        this.log(`\nplan saved: ${flags.out} (planHash ${result.document.planHash})`);
+        this.log(`apply it: ${this.config.bin} apply --plan ${flags.out} --server ${flags.server}`);
+      }
+      return result.document;
+    } catch (error) {
+      const refusal = await asRefusal(error);
+      if (!refusal) throw error;
+      this.error(`${refusal.message}${refusal.hint ? `\n  hint: ${refusal.hint}` : ''}`, { exit: refusal.exitCode, code: refusal.code });
+    }
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * `apply --plan` (compat-package-sdk-install §5): a plan is applied only as it was built and only while
+ * the world it was built against is unchanged. Before the first write: the file is verified (schema,
+ * section order, `planHash`), the installation rebuilt from its sources (`lockHash`, `variablesHash`),
+ * the core's version, its core packages, every installer section and every core `planHash` compared —
+ * any difference is `plan_stale`. Then someone approves, and the sections are written in order.
+ *
+ * Every write is idempotent and sections are rebuilt right before they are written, so an apply that
+ * stopped half-way (killed, network down) is completed by planning and applying again.
+ */
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { CoreHttpError } from '../core/client.js';
+import { recordedServer } from '../core/connect.js';
+import { contentHash } from '../lock/content-hash.js';
+import { canonicalJson } from './canonical.js';
+import { catalogSteps, installerObjects } from './catalog.js';
+import { packageFiles, requestCorePlan } from './core-section.js';
+import { INFO_KEYS, readPlanFile, type Change, type CoreSection, type PlanDocument, type Section } from './document.js';
+import { knowledgeSteps } from './knowledge.js';
+import { notificationSteps } from './notifications.js';
+import { installerSections, onStand, type Stand } from './plan.js';
+import { PlanRefusal, stale } from './refusal.js';
+import { retireSteps } from './retire.js';
+import type { SectionContext, Step } from './section.js';
+import { lookUpVariables } from './variables.js';
+
+export interface ApplyOptions {
+  /** The plan file. */
+  plan: string;
+  /** Default: the server the plan was built for. */
+  server?: string;
+  env?: string;
+  processEnv?: NodeJS.ProcessEnv;
+  /**
+   * Approval: called with the verified plan after every check passed; false cancels with nothing written.
+   * Not needed with `planHash` equal to the plan's or with `autoApprove`.
+   */
+  confirm?: (plan: PlanDocument) => Promise<boolean>;
+  /** The hash a person or a pipeline approved; it must equal the plan's `planHash`. */
+  planHash?: string;
+  autoApprove?: boolean;
+  localDataDir?: string;
+  cacheDir?: string;
+  warn?: (message: string) => void;
+  /** One line per write done. */
+  progress?: (message: string) => void;
+}
+
+export interface AppliedChange {
+  section: Section['kind'];
+  kind: string;
+  key: string;
+  operation: string;
+  version?: string | number;
+}
+
+export interface ApplyResult {
+  planHash: string;
+  server: string;
+  applied: AppliedChange[];
+  /** Per core package: the core's `/packages:apply` answer. */
+  core: { package: string; planHash: string; applied: unknown[] }[];
+  requests: number;
+}
+
+export async function apply(options: ApplyOptions): Promise<ApplyResult> {
+  const planFile = resolve(options.plan);
+  const { document } = await readPlanFile(planFile);
+  const server = recordedServer(options.server ?? document.server);
+  if (server !== document.server) {
+    throw new PlanRefusal('server_mismatch', `the plan was built for ${document.server}, but is applied to ${server}`,
+      `apply it with --server ${document.server === 'http://localhost/local' ? 'local' : document.server}, or build a plan for ${server}`);
+  }
+  if (!document.install) throw new PlanRefusal('plan_invalid', 'the plan names no installation file (install) — build the plan again');
+  const install = isAbsolute(document.install) ? document.install : resolve(dirname(planFile), document.install);
+  const warn = options.warn ?? (() => undefined);
+  const progress = options.progress ?? (() => undefined);
+  return onStand({ ...options, server: options.server ?? document.server, install, warn, log: progress }, async (stand) => {
+    await verify(document, stand);
+    await approve(document, options);
+    const applied: AppliedChange[] = [];
+    const core: ApplyResult['core'] = [];
+    const done = (section: Section['kind'], change: Pick<Change, 'kind' | 'key' | 'operation' | 'version'>): void => {
+      applied.push({ section, kind: change.kind, key: change.key, operation: change.operation, ...(change.version !== undefined ? { version: change.version } : {}) });
+      progress(`${change.kind}/${change.key}: ${change.operation}${change.version !== undefined ? ` v${change.version}` : ''}`);
+    };
+    const ctx = stand.context;
+    for (const section of document.sections) {
+      switch (section.kind) {
+        case 'catalog':
+          await runSteps(section.kind, await fresh(section, () => catalogSteps(ctx), (steps) => steps.map((s) => s.change)), done);
+          await recordPackages(ctx, progress);
+          break;
+        case 'core':
+          core.push(await applyCore(stand, section, document.overwriteConsole, done));
+          break;
+        case 'knowledge': {
+          const steps = await fresh(section, () => knowledgeSteps(ctx), (k) => installerSections(k, [], [])[0]!);
+          await runSteps(section.kind, steps.register, done);
+          for (const step of steps.enable) {
+            await step.write();
+            done(section.kind, { kind: 'Workspace', key: step.item.workspace, operation: 'enable' });
+          }
+          break;
+        }
+        case 'notification-rules':
+          await runSteps(section.kind, await fresh(section, () => notificationSteps(ctx), (steps) => steps.map((s) => s.change)), done);
+          break;
+        case 'retire':
+          await runSteps(section.kind, await fresh(section, () => retireSteps(ctx), (steps) => steps.map((s) => s.change)), done);
+          break;
+      }
+    }
+    const requests = stand.connection.client.requests + (stand.connection.notifications !== stand.connection.client ? stand.connection.notifications?.requests ?? 0 : 0);
+    return { planHash: document.planHash, server: document.server, applied, core, requests };
+  });
+}
+
+/** §5.2 step 8: everything the plan saw must still be so, or nothing is written. */
+async function verify(document: PlanDocument, stand: Stand): Promise<void> {
+  if (stand.loaded.lockHash !== document.lockHash) throw stale('packages or their sources changed after the plan was built (lockHash)');
+  if (stand.variables.variablesHash !== document.variablesHash) throw stale('installation variable values changed (variablesHash)');
+  const planned = document.engines['control-plane'];
+  if (stand.version !== planned) throw stale(`the stand's core was updated: ${planned} → ${stand.version}`);
+  await lookUpVariables(stand.loaded.workspace.packages, stand.variables, stand.connection.client);
+  const coreSections = document.sections.filter((section): section is CoreSection => section.kind === 'core');
+  const corePackages = stand.loaded.workspace.packages.filter((pkg) => stand.context.corePackages.has(pkg.key)).map((pkg) => pkg.key);
+  if (coreSections.map((section) => section.package).join('\n') !== corePackages.join('\n')) throw stale('packages with processes and calendars differ from the plan');
+  const ctx = stand.context;
+  const rebuilt = installerSections(await knowledgeSteps(ctx), await notificationSteps(ctx), await retireSteps(ctx));
+  const byKind = new Map<string, Section>([['catalog', { kind: 'catalog', changes: (await catalogSteps(ctx)).map((step) => step.change) }], ...rebuilt.map((s) => [s.kind, s] as const)]);
+  for (const section of document.sections) {
+    if (section.kind !== 'core') compareSection(section, byKind.get(section.kind)!);
+  }
+  for (const section of coreSections) {
+    const pkg = stand.loaded.workspace.package(section.package)!;
+    const files = await packageFiles(pkg, stand.variables.valuesOf.get(pkg.key) ?? {});
+    const answer = await requestCorePlan(stand.connection.client, pkg, {
+      files, replayLimit: section.replayLimit ?? 50, overwriteConsole: document.overwriteConsole, ...(section.workspaceId ? { workspaceId: section.workspaceId } : {}) });
+    if (answer.body.planHash !== section.planHash) {
+      throw stale(`core plan of package ${section.package}: ${section.planHash} → ${answer.body.planHash} (catalog or live instances changed)`);
+    }
+  }
+}
+
+async function approve(document: PlanDocument, options: ApplyOptions): Promise<void> {
+  if (options.planHash !== undefined) {
+    if (options.planHash !== document.planHash) {
+      throw new PlanRefusal('apply_not_confirmed', `--plan-hash ${options.planHash} is not the hash of this plan (${document.planHash})`,
+        'approve the plan you apply: pass its planHash as printed by plan');
+    }
+    return;
+  }
+  if (options.autoApprove) return;
+  if (!options.confirm) {
+    throw new PlanRefusal('apply_not_confirmed', 'applying a plan requires confirmation by a human',
+      'run in a terminal, or approve the plan with --plan-hash <planHash> (or --auto-approve)');
+  }
+  if (!(await options.confirm(document))) throw new PlanRefusal('apply_not_confirmed', 'apply cancelled: the plan was not confirmed');
+}
+
+/** The section rebuilt right before it is written (the stand may have moved since the preflight). */
+async function fresh<T>(section: Section, build: () => Promise<T>, asSection: (built: T) => Change[] | Section): Promise<T> {
+  const built = await build();
+  const shape = asSection(built);
+  compareSection(section, Array.isArray(shape) ? ({ ...section, [itemsField(section)]: shape } as Section) : shape);
+  return built;
+}
+
+async function runSteps(section: Section['kind'], steps: readonly Step[], done: (section: Section['kind'], change: Change) => void): Promise<void> {
+  for (const step of steps) {
+    await step.write?.();
+    done(section, step.change);
+  }
+}
+
+function itemsField(section: Section): 'changes' | 'items' {
+  return section.kind === 'retire' ? 'items' : 'changes';
+}
+
+/** Changes compared without their informative keys, in order (§5.2). */
+function compareSection(planned: Section, now: Section): void {
+  const lists: [string, unknown[], unknown[]][] = planned.kind === 'knowledge' && now.kind === 'knowledge'
+    ? [['register', planned.register ?? [], now.register], ['enable', planned.enable ?? [], now.enable]]
+    : [[planned.kind, itemsOf(planned), itemsOf(now)]];
+  for (const [name, before, after] of lists) {
+    const a = before.map(withoutInfo);
+    const b = after.map(withoutInfo);
+    if (canonicalJson(a) === canonicalJson(b)) continue;
+    const index = a.findIndex((item, i) => canonicalJson(item) !== canonicalJson(b[i]));
+    const at = index < 0 ? Math.max(a.length, b.length) - 1 : index;
+    throw stale(`section ${name}: in the plan ${label(before[at])}, on the stand now ${label(after[at])}`);
+  }
+}
+
+function itemsOf(section: Section): unknown[] {
+  return section.kind === 'retire' ? section.items : section.kind === 'catalog' || section.kind === 'notification-rules' ? section.changes : [];
+}
+
+function withoutInfo(item: unknown): unknown {
+  const copy = { ...(item as Record<string, unknown>) };
+  for (const key of INFO_KEYS) delete copy[key];
+  return copy;
+}
+
+function label(item: unknown): string {
+  if (item === undefined) return '—';
+  const { kind, key, operation, workspace, packs } = item as { kind?: string; key?: string; operation?: string; workspace?: string; packs?: string[] };
+  return workspace !== undefined ? `Workspace/${workspace} ${(packs ?? []).join(',')}` : `${kind}/${key} ${operation}`;
+}
+
+async function applyCore(stand: Stand, section: CoreSection, overwriteConsole: boolean, done: (section: Section['kind'], change: Pick<Change, 'kind' | 'key' | 'operation' | 'version'>) => void): Promise<ApplyResult['core'][number]> {
+  const pkg = stand.loaded.workspace.package(section.package)!;
+  const files = await packageFiles(pkg, stand.variables.valuesOf.get(pkg.key) ?? {});
+  let answer: { applied?: { kind: string; key: string; action: string; version: number | null }[] };
+  try {
+    answer = await stand.connection.client.send('POST', '/api/v1/packages:apply', { body: {
+      package: { files }, planHash: section.planHash, ...(section.workspaceId ? { workspaceId: section.workspaceId } : {}),
+      ...(overwriteConsole ? { overwriteConsole: true } : {}) } });
+  } catch (error) {
+    if (error instanceof CoreHttpError && error.status === 409 && error.code === 'plan_stale') {
+      throw stale(`the core of package ${section.package} changed after the plan was built (409 plan_stale)`);
+    }
+    throw error;
+  }
+  for (const item of answer.applied ?? []) {
+    if (item.action === 'unchanged') continue;
+    done('core', { kind: item.kind, key: item.key, operation: item.action as Change['operation'], ...(item.version !== null ? { version: item.version } : {}) });
+  }
+  return { package: section.package, planHash: section.planHash, applied: answer.applied ?? [] };
+}
+
+const RECORD_FALLBACK = ['ArtifactType', 'TaskType', 'ProjectTemplate', 'WorkspaceType', 'Role', 'Capability', 'Skill', 'WorkRule', 'Agent'];
+const CORE_PLANNED = new Set(['TaskType', 'Agent', 'Calendar', 'Process', 'WorkRule', 'View']);
+
+/** Links each package's installer objects to it (`POST /packages:record`), so the core knows where they come from. */
+async function recordPackages(ctx: SectionContext, log: (message: string) => void): Promise<void> {
+  const accepted = await recordKinds(ctx);
+  const installed = new Set(installerObjects(ctx).map((object) => object.ref));
+  for (const pkg of ctx.workspace.packages) {
+    const seen = new Set<string>();
+    const objects = pkg.objects
+      .filter((object) => accepted.has(object.kind) && installed.has(object.ref) && !(ctx.corePackages.has(pkg.key) && CORE_PLANNED.has(object.kind)))
+      .map((object) => ({ kind: object.kind, key: object.key }))
+      .filter((object) => !seen.has(`${object.kind}/${object.key}`) && Boolean(seen.add(`${object.kind}/${object.key}`)));
+    if (objects.length === 0) continue;
+    try {
+      await ctx.client.send('POST', '/api/v1/packages:record', { body: { package: { key: pkg.key, version: pkg.version ?? '' }, installHash: await contentHash(pkg.dir), objects } });
+    } catch (error) {
+      throw new PlanRefusal('apply_failed', `package ${pkg.key} ${pkg.version ?? ''}: objects applied, but the core did not record their link to the package ` +
+        `(POST /api/v1/packages:record): ${(error as Error).message}. Installation stopped; a repeated apply is idempotent`);
+    }
+    log(`${pkg.key}: ${objects.length} objects recorded`);
+  }
+}
+
+/** The kinds `/packages:record` accepts, from the core's OpenAPI (enum of `objects[].kind`). */
+async function recordKinds(ctx: SectionContext): Promise<Set<string>> {
+  let openapi: Record<string, unknown>;
+  try {
+    openapi = await ctx.client.get('/openapi.json');
+  } catch {
+    ctx.warn('! the core\'s /openapi.json cannot be read — recording the reference\'s kinds');
+    return new Set(RECORD_FALLBACK);
+  }
+  const route = (openapi.paths as Record<string, { post?: unknown }> | undefined)?.['/api/v1/packages:record']?.post;
+  if (!route) {
+    throw new PlanRefusal('apply_failed', 'the core does not record the link of objects to a package (no POST /api/v1/packages:record) — update the core');
+  }
+  const deref = (schema: unknown): Record<string, unknown> => {
+    let current = schema as Record<string, unknown> | undefined;
+    for (let hops = 0; current && typeof current.$ref === 'string' && hops < 20; hops++) {
+      current = (current.$ref as string).replace(/^#\//, '').split('/').reduce<unknown>((at, part) => (at as Record<string, unknown>)?.[part], openapi) as Record<string, unknown>;
+    }
+    return current ?? {};
+  };
+  const body = deref((route as { requestBody?: { content?: Record<string, { schema?: unknown }> } }).requestBody?.content?.['application/json']?.schema);
+  const kind = deref(deref(deref((body.properties as Record<string, unknown> | undefined)?.objects).items).properties && (deref(deref((body.properties as Record<string, unknown>).objects).items).properties as Record<string, unknown>).kind);
+  const kinds = new Set<string>();
+  const collect = (schema: Record<string, unknown>): void => {
+    if (Array.isArray(schema.enum)) for (const value of schema.enum) kinds.add(String(value));
+    if (schema.const !== undefined) kinds.add(String(schema.const));
+    for (const member of [...((schema.anyOf as unknown[]) ?? []), ...((schema.oneOf as unknown[]) ?? [])]) collect(deref(member));
+  };
+  collect(kind);
+  return kinds.size > 0 ? kinds : new Set(RECORD_FALLBACK);
+}

@@ -1,0 +1,100 @@
+/**
+ * The `core` sections (compat-package-sdk-install §4.5 "core", §5.3): a package with processes, calendars
+ * or screens is planned by the core itself — its YAML and JSON files go to `POST /packages:plan`, and the
+ * answer, sealed by the core's own `planHash`, is kept verbatim in the plan. Apply sends the same files
+ * with that hash to `/packages:apply`; the core refuses (409 `plan_stale`) when its state moved.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { Package } from '../model/package.js';
+import type { CoreClient, CoreAnswer } from '../core/client.js';
+import type { CorePlan, CoreSection } from './document.js';
+import { PlanRefusal } from './refusal.js';
+import { substitute } from './variables.js';
+
+const CORE_PACKAGE_KINDS = new Set(['Process', 'Calendar', 'View', 'Component']);
+
+export function isCorePackage(pkg: Package): boolean {
+  return pkg.objects.some((object) => CORE_PACKAGE_KINDS.has(object.kind));
+}
+
+export interface PackageFile {
+  path: string;
+  content: string;
+}
+
+/**
+ * What the core reads of a package: `.yaml`, `.yml` and `.json` files, none under a dot path, none of a
+ * KnowledgePack (the knowledge section registers those), `${VAR}` in place, ordered by path parts.
+ */
+export async function packageFiles(pkg: Package, values: Readonly<Record<string, string>>): Promise<PackageFile[]> {
+  const packs = pkg.objects.filter((object) => object.kind === 'KnowledgePack').map((object) => object.file);
+  const isPack = (path: string): boolean => {
+    const inPackage = relative(pkg.dir, path).split(sep).join('/');
+    return packs.some((file) => file === inPackage || file.endsWith(`/${inPackage}`));
+  };
+  const paths: string[][] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      const info = entry.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
+      if (info?.isDirectory() && !entry.isSymbolicLink()) await walk(path);
+      else if (info?.isFile() && /\.(ya?ml|json)$/.test(entry.name) && !isPack(path)) paths.push(relative(pkg.dir, path).split(sep));
+    }
+  };
+  await walk(pkg.dir);
+  paths.sort(byParts);
+  return Promise.all(paths.map(async (parts) => {
+    const path = parts.join('/');
+    const text = await readFile(join(pkg.dir, ...parts), 'utf8');
+    return { path, content: substitute(text, values, `${pkg.key}/${path}`) };
+  }));
+}
+
+/** Python's tuple order of the path parts: `a/b.yaml` before `a-c.yaml`. */
+export function byParts(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return Buffer.compare(Buffer.from(a[i]!), Buffer.from(b[i]!));
+  }
+  return a.length - b.length;
+}
+
+export interface CorePlanRequest {
+  files: PackageFile[];
+  replayLimit: number;
+  workspaceId?: string;
+  overwriteConsole: boolean;
+}
+
+/** `POST /packages:plan`; the flag is sent only when true, as the reference does (it is part of the core's hash). */
+export async function requestCorePlan(client: CoreClient, pkg: Package, request: CorePlanRequest): Promise<CoreAnswer<CorePlan>> {
+  const answer = await client.call<CorePlan>('POST', '/api/v1/packages:plan', { body: {
+    package: { files: request.files }, replayLimit: request.replayLimit,
+    ...(request.workspaceId !== undefined ? { workspaceId: request.workspaceId } : {}),
+    ...(request.overwriteConsole ? { overwriteConsole: true } : {}),
+  } });
+  if (!answer.body.planHash) throw new PlanRefusal('core_rejected', `the core returned no planHash for package ${pkg.key} — nothing to apply`);
+  return answer;
+}
+
+/** The section as the plan keeps it (key order as the reference writes it). */
+export function coreSection(pkg: Package, plan: CorePlan, request: CorePlanRequest): CoreSection {
+  return { kind: 'core', package: pkg.key, planHash: plan.planHash, plan, replayLimit: request.replayLimit,
+    ...(request.workspaceId !== undefined ? { workspaceId: request.workspaceId } : {}) };
+}
+
+/** Problems that forbid saving the plan: errors (or problems without a severity) and instances that need a migration. */
+export function blockingProblems(section: CoreSection): string[] {
+  const problems = (section.plan.problems ?? [])
+    .filter((problem) => problem.severity === undefined || problem.severity === 'error')
+    .map((problem) => `${section.package}: ${problem.file ? `${problem.file}${problem.line ? `:${problem.line}` : ''}: ` : ''}${problem.code}: ${problem.message}`);
+  for (const process of section.plan.processes ?? []) {
+    for (const instance of process.instances ?? []) {
+      if (instance.migrationRequired) {
+        problems.push(`${section.package}: migration_required: Process/${process.key} v${instance.version} has ${instance.open} open instances that need a migration`);
+      }
+    }
+  }
+  return problems;
+}

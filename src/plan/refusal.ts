@@ -1,0 +1,53 @@
+/**
+ * Why plan or apply stops: a stable code, a message that says what happened, and the way out. A refusal
+ * exits 1 (2 for a usage problem) and has written nothing it should not have.
+ *
+ * | code                  | when                                                                           |
+ * |-----------------------|--------------------------------------------------------------------------------|
+ * | server_invalid        | `--server` is not https (or http to loopback), or carries credentials (exit 2) |
+ * | packages_invalid      | the installation does not load, or its packages fail the static check           |
+ * | core_version_unknown  | `/openapi.json` cannot be read or has no `info.version`                        |
+ * | engines_incompatible  | the core's version is outside a package's `engines.control-plane` range        |
+ * | variables_missing     | a variable the packages use has no value                                       |
+ * | variables_invalid     | a value does not fit its kind, or names a workspace/project/… the core lacks    |
+ * | notification_service_required | notification rules, but no NOTIFICATION_SERVICE_URL and token           |
+ * | core_rejected         | the core refused a request (its code and message are kept)                    |
+ * | core_unreachable      | no answer from the core                                                        |
+ * | core_plan_errors      | the core's plan has errors or needs a migration: the plan is not saved          |
+ * | catalog_conflict      | an object cannot be planned (immutable version changed, archived type, …)      |
+ * | plan_invalid          | the file is not a package-sdk.plan/v1 plan                                     |
+ * | plan_modified         | the plan was edited after it was built (planHash)                              |
+ * | server_mismatch       | the plan was built for another core                                           |
+ * | plan_stale            | what the plan was built against moved (packages, variables, the core)          |
+ * | apply_not_confirmed   | nobody approved the plan (no TTY without --auto-approve/--plan-hash, or "no")   |
+ * | apply_failed          | a write failed half-way; plan and apply again to complete                     |
+ */
+export class PlanRefusal extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly hint?: string,
+    /** Process exit status: 1 for a refusal, 2 for a usage or I/O problem. */
+    readonly exitCode: 1 | 2 = 1,
+    /** Several problems of one kind (missing variables, failed checks), one per line. */
+    readonly problems: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export function stale(reason: string): PlanRefusal {
+  return new PlanRefusal('plan_stale', `the plan is stale — ${reason}`,
+    'build the plan again (package-sdk plan … --out) and apply the new one');
+}
+
+/** Any error plan or apply can meet, as a refusal; undefined for an internal bug (which keeps its stack trace). */
+export async function asRefusal(error: unknown): Promise<PlanRefusal | undefined> {
+  if (error instanceof PlanRefusal) return error;
+  const [{ CoreHttpError, CoreTransportError, ServerAddressError }, { MissingTokenError }] = await Promise.all([
+    import('../core/client.js'), import('../core/connect.js')]);
+  if (error instanceof ServerAddressError || error instanceof MissingTokenError) return new PlanRefusal(error.code, error.message, undefined, 2);
+  if (error instanceof CoreTransportError) return new PlanRefusal(error.code, error.message, 'check --server and that the core is running');
+  if (error instanceof CoreHttpError) return new PlanRefusal('core_rejected', error.message);
+  return undefined;
+}

@@ -1,0 +1,83 @@
+/**
+ * The installation as plan and apply see it (compat-package-sdk-install §2.6, §2.7, §4.2 steps 2–3): git
+ * sources loaded strictly against packages.lock (always fetched; a moved tag refuses), the whole lock
+ * compared with the packages, the static check passed, and `lockHash` computed from what is on disk now.
+ */
+import { join } from 'node:path';
+import { isError, type Finding } from '../model/finding.js';
+import type { Installation } from '../model/installation.js';
+import type { Workspace } from '../model/workspace.js';
+import type { LockEntry } from '../lock/lock-file.js';
+import { PlanRefusal } from './refusal.js';
+
+export interface LoadedInstallation {
+  workspace: Workspace;
+  installation: Installation;
+  /** Lock-style entries of every package, in dependency order. */
+  entries: LockEntry[];
+  lockHash: string;
+}
+
+export async function loadInstallation(install: string, options: { cwd?: string; cacheDir?: string } = {}): Promise<LoadedInstallation> {
+  const [{ check }, { gitSourceResolver }, { contentHash }, { lockHash, readLock, lockFileFor, LockFileError }, { sameSource }] = await Promise.all([
+    import('../check/index.js'), import('../lock/resolver.js'), import('../lock/content-hash.js'), import('../lock/lock-file.js'), import('../lock/resolver.js')]);
+  const resolveGitSource = gitSourceResolver({ strict: true, installFile: install, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) });
+  const { report, workspace } = await check({ install, resolveGitSource, ...(options.cwd ? { cwd: options.cwd } : {}) });
+  if (!report.ok || !workspace.installation) {
+    const lines = report.errors.map(describe);
+    throw new PlanRefusal('packages_invalid', `packages failed the check:\n  ${lines.join('\n  ')}`,
+      `package-sdk check --install ${install} shows them with their code frames`, 1, lines);
+  }
+  const installation = workspace.installation;
+  let lock: Awaited<ReturnType<typeof readLock>>;
+  const lockFile = lockFileFor(join(installation.dir, 'packages.yaml'));
+  try {
+    lock = await readLock(lockFile);
+  } catch (error) {
+    if (error instanceof LockFileError) throw new PlanRefusal(error.code, error.message, 'packages.lock is written by package-sdk lock only: lock again');
+    throw error;
+  }
+  const locked = new Map((lock?.packages ?? []).map((entry) => [entry.key, entry]));
+  const entries: LockEntry[] = [];
+  for (const pkg of workspace.packages) {
+    const source = pkg.source ?? { path: '.' };
+    const commit = 'git' in source ? locked.get(pkg.key)?.commit : undefined;
+    entries.push({ key: pkg.key, version: pkg.version ?? '', source, ...(commit ? { commit } : {}), contentHash: await contentHash(pkg.dir) });
+  }
+  if (lock) {
+    const problems = lockProblems(entries, lock.packages, sameSource, workspace);
+    if (problems.length > 0) {
+      throw new PlanRefusal(problems[0]!.split(':')[0]!, `${lockFile} does not match the installation:\n  ${problems.join('\n  ')}`,
+        `lock again (package-sdk lock --install ${install}) if the changes are accepted`, 1, problems);
+    }
+  }
+  return { workspace, installation, entries, lockHash: lockHash(entries) };
+}
+
+/** The reference's whole-lock comparison: the first difference of each package, then keys only the lock has. */
+function lockProblems(
+  entries: readonly LockEntry[], lockEntries: readonly LockEntry[], sameSource: (a: LockEntry['source'], b: LockEntry['source']) => boolean,
+  workspace: Workspace,
+): string[] {
+  const byKey = new Map(lockEntries.map((entry) => [entry.key, entry]));
+  const problems: string[] = [];
+  for (const entry of entries) {
+    const old = byKey.get(entry.key);
+    if (!old) problems.push(`lock_stale: package '${entry.key}' is not in lock`);
+    else if (!sameSource(old.source, entry.source)) {
+      problems.push(`lock_stale: package '${entry.key}': source in lock ${JSON.stringify(old.source)}, in the installation ${JSON.stringify(entry.source)}`);
+    } else if (old.contentHash !== entry.contentHash) {
+      problems.push(`content_mismatch: package '${entry.key}' (${workspace.package(entry.key)?.dir ?? ''}) changed after locking`);
+    } else if (old.version !== entry.version) {
+      problems.push(`lock_stale: package '${entry.key}': version in lock ${old.version}, in the manifest ${entry.version}`);
+    }
+  }
+  const known = new Set(entries.map((entry) => entry.key));
+  const extra = lockEntries.map((entry) => entry.key).filter((key) => !known.has(key)).sort();
+  if (extra.length > 0) problems.push(`lock_stale: lock has packages not in the installation: ${extra.join(', ')}`);
+  return problems;
+}
+
+function describe(finding: Finding): string {
+  return `${finding.file}:${finding.line}:${finding.column}: ${isError(finding) ? 'error' : 'warning'} ${finding.code}: ${finding.message}`;
+}

@@ -1,0 +1,199 @@
+/**
+ * Installation variables at plan and apply time (compat-package-sdk-install §4.3): the values each package
+ * gets (its defaults, overlaid by the `--env` file and the process environment), what is missing, what does
+ * not fit its kind, what names an object the core lacks, and `variablesHash` — the only trace of the values
+ * a plan keeps.
+ */
+import { readFile } from 'node:fs/promises';
+import { VARIABLE_PATTERN, findVariables } from '../model/variables.js';
+import type { Installation } from '../model/installation.js';
+import type { Package } from '../model/package.js';
+import type { CoreClient } from '../core/client.js';
+import { digest } from './canonical.js';
+import { PlanRefusal } from './refusal.js';
+
+export type Environment = Readonly<Record<string, string>>;
+
+/**
+ * The `--env` file (`NAME=value` lines; `#` comments; surrounding quotes dropped) overlaid by the process
+ * environment, which wins. A missing file is an empty one only when it was not asked for by name.
+ */
+export async function readEnvironment(file: string | undefined, processEnv: NodeJS.ProcessEnv = process.env): Promise<Environment> {
+  let text = '';
+  try {
+    text = await readFile(file ?? '.env', 'utf8');
+  } catch (error) {
+    if (file !== undefined || (error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new PlanRefusal('env_unreadable', `--env ${file ?? '.env'}: ${(error as Error).message}`, undefined, 2);
+    }
+  }
+  const values: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const equals = line.indexOf('=');
+    if (line === '' || line.startsWith('#') || equals < 0) continue;
+    values[line.slice(0, equals).trim()] = stripQuotes(line.slice(equals + 1).trim());
+  }
+  for (const [name, value] of Object.entries(processEnv)) if (value !== undefined) values[name] = value;
+  return values;
+}
+
+/** As the reference does: `"` characters at both ends, then `'` characters at both ends. */
+function stripQuotes(value: string): string {
+  return value.replace(/^"+|"+$/g, '').replace(/^'+|'+$/g, '');
+}
+
+interface Declaration {
+  kind?: string;
+  description?: string;
+  example?: unknown;
+  default?: unknown;
+  required?: boolean;
+}
+
+export interface Variables {
+  /** Per package: every value it may substitute (its defaults overlaid by the environment). */
+  valuesOf: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** The names (declared or used) each package has, with their values: what the hash covers. */
+  hashed: { packages: Record<string, Record<string, string>>; installation: Record<string, string> };
+  /** `${NAME}` of `spec.knowledge[].workspace`, substituted from the environment. */
+  installationValues: Readonly<Record<string, string>>;
+  variablesHash: string;
+}
+
+/** Values, missing names (refusal `variables_missing`) and form problems (refusal `variables_invalid`). */
+export function resolveVariables(packages: readonly Package[], installation: Installation | undefined, env: Environment): Variables {
+  const missing: string[] = [];
+  const malformed: string[] = [];
+  const valuesOf = new Map<string, Record<string, string>>();
+  const hashed: Variables['hashed'] = { packages: {}, installation: {} };
+  for (const pkg of packages) {
+    const declared = declarationsOf(pkg);
+    const values: Record<string, string> = {};
+    for (const [name, declaration] of Object.entries(declared)) {
+      if (declaration.default !== undefined && declaration.default !== null) values[name] = String(declaration.default);
+      else if (declaration.required === false) values[name] = '';
+    }
+    Object.assign(values, env);
+    valuesOf.set(pkg.key, values);
+    const names = [...new Set([...Object.keys(declared), ...usedNames(pkg)])].sort();
+    const own: Record<string, string> = {};
+    for (const name of names) {
+      const declaration = declared[name];
+      if (values[name] === undefined) {
+        missing.push(declaration
+          ? `variable ${name} is not set — package ${pkg.key}: ${declaration.description ?? ''} (${declaration.kind ?? 'string'}` +
+            `${declaration.example !== undefined ? `; example: ${String(declaration.example)}` : ''})`
+          : `environment variable ${name} is not set (required by package ${pkg.key})`);
+        continue;
+      }
+      own[name] = values[name];
+      const problem = declaration ? formProblem(declaration.kind ?? 'string', values[name]) : undefined;
+      if (problem) malformed.push(`variable ${name} of package ${pkg.key}: ${problem}`);
+    }
+    hashed.packages[pkg.key] = own;
+  }
+  for (const name of installationNames(installation)) {
+    if (env[name] === undefined) missing.push(`variable ${name} is not set — installation: workspace of ontology enablement`);
+    else hashed.installation[name] = env[name];
+  }
+  if (missing.length > 0) {
+    const list = [...new Set(missing)];
+    throw new PlanRefusal('variables_missing', `installation variables not set:\n  ${list.join('\n  ')}`,
+      'set them in the environment or in the --env file', 1, list);
+  }
+  if (malformed.length > 0) {
+    throw new PlanRefusal('variables_invalid', `installation variables do not fit their kind:\n  ${malformed.join('\n  ')}`, undefined, 1, malformed);
+  }
+  return { valuesOf, hashed, installationValues: hashed.installation, variablesHash: digest(hashed) };
+}
+
+const LOOKED_UP: Record<string, string> = { workspace: 'workspaces', project: 'projects', principal: 'principals', role: 'roles' };
+
+/** Variables of kind workspace/project/principal/role must name something the core has (once per kind and value). */
+export async function lookUpVariables(packages: readonly Package[], variables: Variables, client: CoreClient): Promise<void> {
+  const problems: string[] = [];
+  const seen = new Map<string, Promise<boolean>>();
+  for (const pkg of packages) {
+    for (const [name, declaration] of Object.entries(declarationsOf(pkg))) {
+      const collection = LOOKED_UP[declaration.kind ?? ''];
+      const value = variables.hashed.packages[pkg.key]?.[name];
+      if (!collection || !value || value.includes('${')) continue;
+      const id = `${collection}/${value}`;
+      if (!seen.has(id)) seen.set(id, client.find(`/api/v1/${collection}/${encodeURIComponent(value)}`).then((found) => found !== undefined));
+      if (!(await seen.get(id))) problems.push(`variable ${name} of package ${pkg.key}: ${declaration.kind} ${value} not found on the stand`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new PlanRefusal('variables_invalid', `installation variables do not fit the stand:\n  ${problems.join('\n  ')}`,
+      'name objects that exist on this core', 1, problems);
+  }
+}
+
+/** `${NAME}` replaced by the package's values; an unknown name stays a refusal, never an empty string. */
+export function substitute(text: string, values: Readonly<Record<string, string>>, where: string): string {
+  return text.replace(VARIABLE_PATTERN, (_whole, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new PlanRefusal('variables_missing', `${where}: variable ${name} is not set`);
+    return value;
+  });
+}
+
+/** A JSON value with `${NAME}` substituted in every string. */
+export function substituteValue<T>(value: T, values: Readonly<Record<string, string>>, where: string): T {
+  if (typeof value === 'string') return substitute(value, values, where) as T;
+  if (Array.isArray(value)) return value.map((item) => substituteValue(item, values, where)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteValue(item, values, where)])) as T;
+  }
+  return value;
+}
+
+function declarationsOf(pkg: Package): Record<string, Declaration> {
+  const spec = (pkg.manifest.value as { spec?: { variables?: unknown } } | null)?.spec;
+  const variables = spec?.variables;
+  if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) return {};
+  return Object.fromEntries(Object.entries(variables as Record<string, unknown>)
+    .map(([name, declaration]) => [name, (typeof declaration === 'object' && declaration !== null ? declaration : {}) as Declaration]));
+}
+
+function usedNames(pkg: Package): string[] {
+  return pkg.objects.flatMap((object) => findVariables(object.document).map((use) => use.name));
+}
+
+function installationNames(installation: Installation | undefined): string[] {
+  const knowledge = (installation?.document.value as { spec?: { knowledge?: unknown } } | undefined)?.spec?.knowledge;
+  if (!Array.isArray(knowledge)) return [];
+  const names: string[] = [];
+  for (const entry of knowledge) {
+    const workspace = (entry as { workspace?: unknown } | null)?.workspace;
+    if (typeof workspace === 'string') for (const match of workspace.matchAll(VARIABLE_PATTERN)) names.push(match[1]!);
+  }
+  return [...new Set(names)];
+}
+
+const UUID = /^(?:urn:uuid:)?\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/i;
+
+function formProblem(kind: string, value: string): string | undefined {
+  if (value === '' || value.includes('${')) return undefined;
+  switch (kind) {
+    case 'url': {
+      let url: URL | undefined;
+      try {
+        url = new URL(value);
+      } catch {
+        url = undefined;
+      }
+      return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? undefined : 'expected an absolute URL http(s)://…';
+    }
+    case 'workspace':
+    case 'project':
+    case 'principal':
+    case 'role':
+      return UUID.test(value) ? undefined : `expected a UUID (${kind} of the stand)`;
+    case 'integer':
+      return /^-?\d+$/.test(value.trim()) ? undefined : 'expected an integer';
+    default:
+      return undefined;
+  }
+}

@@ -151,7 +151,7 @@ const requests: Record<string, Schema> = {
     {
       key: catalogKey,
       version: str({ minLength: 1, maxLength: 50 }),
-      spec: closed({ displayName: str(), description: str(), auth: anyObject, oauth2: nullable(anyObject), accountField: nullable(str()), settingsSchema: anyObject, defaultKey: nullable(str()) }),
+      spec: closed({ displayName: str(), description: str(), auth: list(str({ enum: ['oauth2', 'token'] })), oauth2: nullable(anyObject), accountField: nullable(anyObject), settingsSchema: anyObject, defaultKey: nullable(str()) }),
     },
     ['key', 'version', 'spec'],
   ),

@@ -4,6 +4,7 @@
 import type { Rule } from '../rule.js';
 import { connectionTypes } from './connection-types.js';
 import { duplicates } from './duplicates.js';
+import { installationKnowledge, knowledgeDeclared, knowledgePacks } from './knowledge.js';
 import { engines, requires, variables } from './manifest.js';
 import { processCalendars, processElementRules } from './process-statics.js';
 import { references } from './references.js';
@@ -18,6 +19,10 @@ export const RULES: readonly Rule[] = [
   variables,
   requires,
   engines,
+  // knowledge
+  knowledgePacks,
+  knowledgeDeclared,
+  installationKnowledge,
   // references
   references,
   // process statics

@@ -24,15 +24,28 @@ export function generatePackage(count, { key = 'bench' } = {}) {
   return dir;
 }
 
+const LIFECYCLE = `  lifecycleSchema:
+    statuses:
+      - {key: todo, category: active, displayName: To do}
+      - {key: done, category: terminal_success, displayName: Done}
+    transitions:
+      - {from: todo, to: [done]}
+    initialStatus: todo
+    completionStatus: done
+`;
+
+/** Objects in groups of four that reference each other, as a real package does. */
 function objectFor(i) {
+  const group = i - (i % 4);
+  const wrapper = (kind, key) => `apiVersion: taimen.ai/v1\nkind: ${kind}\nkey: ${key}\nspec:\n`;
   switch (i % 4) {
     case 0:
-      return ['task-types', `apiVersion: taimen.ai/v1\nkind: TaskType\nkey: task-${i}\nspec:\n  name: Task ${i}\n  description: Review item ${i}\n  fieldSchema:\n    type: object\n    properties:\n      amount: {type: number}\n      note: {type: string}\n`];
+      return ['task-types', `${wrapper('TaskType', `task-${group}`)}  displayName: Review item ${group}\n  fieldSchema:\n    type: object\n    properties:\n      amount: {type: number}\n      note: {type: string}\n${LIFECYCLE}`];
     case 1:
-      return ['roles', `apiVersion: taimen.ai/v1\nkind: Role\nkey: role-${i}\nspec:\n  name: Role ${i}\n  permissions: []\n`];
+      return ['roles', `${wrapper('Role', `role-${group}`)}  name: Reviewer ${group}\n  description: Reviews items of group ${group}\n`];
     case 2:
-      return ['rules', `apiVersion: taimen.ai/v1\nkind: WorkRule\nkey: rule-${i}\nspec:\n  name: Rule ${i}\n  trigger: {kind: event, eventType: item.created}\n  action: {kind: ensure_work, taskType: task-${i - 2}}\n`];
+      return ['rules', `${wrapper('WorkRule', `rule-${group}`)}  description: An item of group ${group} gets a review\n  trigger: {kind: observation, type: item.created}\n  action:\n    kind: ensure_work\n    taskType: task-${group}\n    dedupKeyTemplate: "item:{{payload.data.id}}"\n    fields: {title: "Review {{payload.data.id}}", assignee: "role:role-${group}"}\n`];
     default:
-      return ['processes', `apiVersion: taimen.ai/v1\nkind: Process\nkey: process-${i}\nspec:\n  version: 1\n  displayName: Process ${i}\n  data:\n    type: object\n    properties:\n      amount: {type: number}\n  stages:\n    - id: review\n      steps:\n        - id: decide\n          human: {taskType: task-${i - 3}, title: "'Review'"}\n        - id: done\n          complete: {}\n`];
+      return ['processes', `${wrapper('Process', `process-${group}`)}  version: 1\n  displayName: Process ${group}\n  owner: [{role: role-${group}}]\n  data:\n    type: object\n    properties:\n      id: {type: string}\n      amount: {type: number}\n  start:\n    "on": {observation: item.created}\n    key: "'item:' + string(event.payload.data.id)"\n    set: {id: string(event.payload.data.id), amount: double(event.payload.data.amount)}\n  stages:\n    - id: review\n      steps:\n        - id: decide\n          when: data.amount > 100.0\n          human: {taskType: task-${group}, title: "'Review ' + data.id", assign: [{role: role-${group}}]}\n        - id: done\n          complete: {outcome: reviewed}\n`];
   }
 }

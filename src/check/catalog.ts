@@ -44,10 +44,24 @@ const SCHEMA_CODES: readonly CodeInfo[] = [
 ];
 
 export function codeCatalog(): CodeInfo[] {
-  const ruleCodes = RULES.flatMap((rule) =>
-    Object.entries(rule.codes).map(([code, meta]) => ({ code, severity: meta.severity, summary: meta.summary, source: rule.id })),
-  );
-  return [...LOAD_CODES, ...SCHEMA_CODES, ...ruleCodes];
+  const ruleCodes = new Map<string, CodeInfo>();
+  for (const rule of RULES) {
+    for (const [code, meta] of Object.entries(rule.codes)) {
+      const known = ruleCodes.get(code);
+      ruleCodes.set(code, known ? sharedCode(known, meta, rule.id) : { code, severity: meta.severity, summary: meta.summary, source: rule.id });
+    }
+  }
+  return [...LOAD_CODES, ...SCHEMA_CODES, ...ruleCodes.values()];
+}
+
+/** A code that several families report (unknown_skill of processes and of views): one entry naming them all. */
+function sharedCode(known: CodeInfo, meta: { severity: Severity; summary: string }, source: string): CodeInfo {
+  return {
+    code: known.code,
+    severity: known.severity === meta.severity ? known.severity : 'warning/error',
+    summary: known.summary.includes(meta.summary) ? known.summary : `${known.summary} ${meta.summary}`,
+    source: `${known.source}, ${source}`,
+  };
 }
 
 /** docs/findings.md: every code with its severity, where it comes from and what it means. */

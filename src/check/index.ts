@@ -11,6 +11,8 @@ export interface CheckOptions extends TargetOptions {}
 
 /** Manifest fields whose schema errors a rule reports with its own codes (settings, version ranges). */
 const OWNED_MANIFEST_FIELDS = RULES.flatMap((rule) => rule.ownsManifestFields ?? []);
+/** Object kinds whose schema errors a rule reports with its own codes (View, Component). */
+const OWNED_KINDS: ReadonlySet<string> = new Set(RULES.flatMap((rule) => rule.ownsSchemaOf ?? []));
 
 /** What `check` returns, and what `check --json` prints. */
 export interface CheckReport {
@@ -40,8 +42,14 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   const invalid = new Set<SourceDocument>();
   const deferred = new Map<SourceDocument, Finding[]>();
   const manifests = new Set(workspace.packages.map((pkg) => pkg.manifest));
+  const owned = new Set(workspace.objects().filter((object) => OWNED_KINDS.has(object.kind)).map((object) => object.document));
   for (const [document, schema] of schemaTargets(workspace)) {
     const problems = await schemaFindings(document, schema);
+    if (problems.length > 0 && owned.has(document)) {
+      deferred.set(document, problems); // the owning rule reports them, in its own codes
+      invalid.add(document);
+      continue;
+    }
     if (problems.length > 0 && manifests.has(document) && problems.every((f) => isOwnedField(OWNED_MANIFEST_FIELDS, f.path))) {
       deferred.set(document, problems); // the owning rules report them, in their own codes
       continue;

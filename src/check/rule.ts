@@ -36,6 +36,12 @@ export interface Rule<C extends Codes = Codes> {
    * rules, and they reach this rule through `context.schemaFindings` instead of the report.
    */
   ownsManifestFields?: readonly string[];
+  /**
+   * Object kinds whose stage-1 findings this rule reports with its own codes, as the reference reports the
+   * view.schema.json violations of screens as invalid_view, unknown_block, …: they reach this rule through
+   * `context.schemaFindings` instead of the report. The document still counts as failing stage 1.
+   */
+  ownsSchemaOf?: readonly ObjectKind[];
   check(context: RuleContext<C>): void;
 }
 
@@ -61,7 +67,7 @@ export interface RuleContext<C extends Codes> {
   /** "did you mean …?" among the objects of `kind` that package `from` sees. */
   suggest(from: string, kind: ObjectKind, id: string): string | undefined;
   report<K extends keyof C & string>(code: K, place: Place, data: Parameters<C[K]['message']>[0], options?: ReportOptions): void;
-  /** The stage-1 findings of `document` in the manifest fields this rule owns (`ownsManifestFields`). */
+  /** The stage-1 findings of `document` that this rule owns (`ownsManifestFields`, `ownsSchemaOf`). */
   schemaFindings(document: SourceDocument): Finding[];
 }
 
@@ -76,6 +82,12 @@ export function isOwnedField(fields: readonly string[], pointer: string): boolea
     const pattern = field.split('/');
     return pattern.length <= segments.length && pattern.every((part, i) => part === '*' || part === segments[i]);
   });
+}
+
+/** True when `rule` reports the stage-1 findings of `document` (see `Rule.ownsSchemaOf`). */
+function ownsSchemaOfDocument(rule: Rule, document: SourceDocument): boolean {
+  const kind = (document.value as { kind?: unknown } | null)?.kind;
+  return (rule.ownsSchemaOf ?? []).some((owned) => owned === kind);
 }
 
 /**
@@ -99,7 +111,8 @@ export function runRules(
       lookup: (from, kind, id) => workspace.lookup(from, kind, id),
       suggest: (from, kind, id) => didYouMean(id, workspace.visibleIds(from, kind)),
       report: (code, place, data, options) => findings.push(findingOf(rule, code, place, data, options)),
-      schemaFindings: (document) => (deferred.get(document) ?? []).filter((f) => isOwnedField(rule.ownsManifestFields ?? [], f.path)),
+      schemaFindings: (document) =>
+        (deferred.get(document) ?? []).filter((f) => ownsSchemaOfDocument(rule, document) || isOwnedField(rule.ownsManifestFields ?? [], f.path)),
     };
     rule.check(context);
   }

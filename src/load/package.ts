@@ -118,7 +118,7 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
 
 /**
  * The package's files to load, relative with `/`, in path order: objects, `tests/**\/*.test.yaml`
- * and `i18n/**\/*.yaml`.
+ * and `i18n/**\/*.yaml` (and `*.yml`).
  */
 async function packageFiles(root: string, findings: Finding[], show: (path: string) => string): Promise<string[]> {
   const out: string[] = [];
@@ -143,7 +143,7 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
       if (isDir) {
         if (prefix.length === 0 && (SKIPPED_FOLDERS.has(entry.name) || entry.name === '.git')) continue;
         await walk(full, segments);
-      } else if (isFile && entry.name.endsWith('.yaml') && !(prefix.length === 0 && entry.name === MANIFEST)) {
+      } else if (isFile && isPackageFile(segments) && !(prefix.length === 0 && entry.name === MANIFEST)) {
         if (segments[0] === 'tests' && !entry.name.endsWith('.test.yaml')) continue;
         out.push(segments.join('/'));
       }
@@ -151,6 +151,12 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
   };
   await walk(root, []);
   return out.sort(comparePaths);
+}
+
+/** `*.yaml` anywhere; under `i18n/` also `*.yml`, which the dictionary rules report as misnamed. */
+function isPackageFile(segments: readonly string[]): boolean {
+  const name = segments[segments.length - 1] ?? '';
+  return name.endsWith('.yaml') || (segments[0] === 'i18n' && name.endsWith('.yml'));
 }
 
 /** Path order as the reference sorts `Path` objects: segment by segment. */
@@ -222,7 +228,7 @@ function packageTest(path: string, document: SourceDocument, pkg: string): Packa
 }
 
 function dictionary(path: string, document: SourceDocument): Dictionary {
-  return { locale: path.slice('i18n/'.length, -'.yaml'.length), file: document.file, document };
+  return { locale: path.slice('i18n/'.length).replace(/\.ya?ml$/, ''), file: document.file, document };
 }
 
 function requirementsOf(spec: Record<string, unknown>): Requirement[] {

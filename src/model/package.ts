@@ -57,7 +57,7 @@ export interface PackageTest {
 
 /** An `i18n/<locale>.yaml` dictionary (flat key → ICU text; its shape is checked later). */
 export interface Dictionary {
-  /** Path under `i18n/` without `.yaml` — a locale when the file is well placed (`en`, `ru`). */
+  /** Path under `i18n/` without `.yaml` (or `.yml`) — a locale when the file is well placed (`en`, `ru`). */
   locale: string;
   file: string;
   document: SourceDocument;

@@ -3,13 +3,16 @@
  */
 import type { Rule } from '../rule.js';
 import { connectionTypes } from './connection-types.js';
+import { dictionaries, locales } from './dictionaries.js';
 import { duplicates } from './duplicates.js';
 import { installationKnowledge, knowledgeDeclared, knowledgePacks } from './knowledge.js';
 import { engines, requires, variables } from './manifest.js';
 import { processCalendars, processElementRules } from './process-statics.js';
 import { references } from './references.js';
 import { renames, retire } from './renames.js';
+import { screenAggregates, screenMessages, screenReferences, screenShapes } from './screens.js';
 import { secretMaterial } from './secret-material.js';
+import { packageTests } from './tests.js';
 import { workingCopies } from './working-copies.js';
 
 export const RULES: readonly Rule[] = [
@@ -36,4 +39,13 @@ export const RULES: readonly Rule[] = [
   secretMaterial,
   // agents
   workingCopies,
+  // screens and dictionaries
+  locales,
+  dictionaries,
+  screenShapes,
+  screenReferences,
+  screenAggregates,
+  screenMessages,
+  // package tests
+  packageTests,
 ];

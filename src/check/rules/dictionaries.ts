@@ -1,0 +1,375 @@
+/**
+ * Locales and dictionaries of a package (compat-package-sdk-check.md §2.9): the manifest declares `locales`
+ * (and `defaultLocale`), each declared locale has its dictionary `i18n/<locale>.yaml`, and a dictionary is a
+ * flat mapping of message keys to ICU MessageFormat texts.
+ */
+import type { SourceDocument } from '../../load/document.js';
+import { isMapping } from '../../load/package.js';
+import { childPointer } from '../../load/pointer.js';
+import { lineStartsOf } from '../../load/load-finding.js';
+import { resolvePlain } from '../../load/yaml-scalars.js';
+import type { Dictionary, Package } from '../../model/package.js';
+import type { Workspace } from '../../model/workspace.js';
+import { defineRule } from '../rule.js';
+
+const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/;
+const MESSAGE_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
+const MESSAGE_MAX_LENGTH = 2000;
+const DICTIONARY_EXTENSION = '.yaml';
+
+/** Whether the key `key` of `dictionary` names a message (invalid_message says why not). */
+export function isMessageKey(dictionary: SourceDocument, key: string): boolean {
+  return messageKeyProblem(dictionary, childPointer('', key), key) === undefined;
+}
+
+/** Whether the screen and i18n rules look at a package: it has screens or dictionaries, or declares locales. */
+export function hasScreensOrLocales(pkg: Package): boolean {
+  const spec = manifestSpec(pkg);
+  return (
+    pkg.dictionaries.length > 0 ||
+    pkg.objects.some((object) => object.kind === 'View' || object.kind === 'Component') ||
+    spec.locales !== undefined ||
+    spec.defaultLocale !== undefined
+  );
+}
+
+/** A locale the manifest declares, and where: an item of `spec.locales`, or `spec.defaultLocale` alone. */
+export interface DeclaredLocale {
+  locale: string;
+  pointer: string;
+}
+
+/**
+ * The well-formed locales of the manifest, once each; `spec.defaultLocale` alone declares its locale. Undefined
+ * when `locales` is not a list (invalid_locales says so).
+ */
+export function declaredLocales(pkg: Package): DeclaredLocale[] | undefined {
+  const { locales, defaultLocale } = manifestSpec(pkg);
+  if (locales === undefined) {
+    return typeof defaultLocale === 'string' && LOCALE.test(defaultLocale) ? [{ locale: defaultLocale, pointer: '/spec/defaultLocale' }] : [];
+  }
+  if (!Array.isArray(locales)) return undefined;
+  const out: DeclaredLocale[] = [];
+  locales.forEach((locale, index) => {
+    if (typeof locale === 'string' && LOCALE.test(locale) && !out.some((known) => known.locale === locale)) {
+      out.push({ locale, pointer: childPointer('/spec/locales', index) });
+    }
+  });
+  return out;
+}
+
+/** A dictionary whose file is `i18n/<locale>.yaml` and whose content is a mapping (an empty file is empty). */
+export interface LocaleDictionary {
+  dictionary: Dictionary;
+  messages: Record<string, unknown>;
+}
+
+/** The dictionaries named `i18n/<locale>.yaml`, whatever they hold. */
+function wellPlaced(pkg: Package): Dictionary[] {
+  return pkg.dictionaries.filter((dictionary) => placementProblem(dictionary) === undefined && !isHidden(dictionary));
+}
+
+/** The usable dictionaries of a package by locale: well named, well placed, a mapping. */
+export function localeDictionaries(pkg: Package): Map<string, LocaleDictionary> {
+  const out = new Map<string, LocaleDictionary>();
+  for (const dictionary of wellPlaced(pkg)) {
+    const value = dictionary.document.value;
+    if (value === null) out.set(dictionary.locale, { dictionary, messages: {} });
+    else if (isMapping(value)) out.set(dictionary.locale, { dictionary, messages: value });
+  }
+  return out;
+}
+
+export const locales = defineRule({
+  id: 'i18n/locales',
+  description: 'A package with screens or dictionaries declares its locales, and each declared locale has exactly its dictionary.',
+  reads: ['Package', 'Dictionary', 'View', 'Component'],
+  ownsManifestFields: ['/spec/locales', '/spec/defaultLocale'],
+  codes: {
+    locales_required: {
+      severity: 'error',
+      summary: 'A package with views, components or dictionaries declares spec.locales (or spec.defaultLocale).',
+      message: (d: { what: string }) => `the package has ${d.what} but declares no locales`,
+    },
+    invalid_locales: {
+      severity: 'error',
+      summary: 'spec.locales is a non-empty list of distinct locales such as en, ru or pt-BR.',
+      message: (d: { problem: string }) => d.problem,
+    },
+    invalid_default_locale: {
+      severity: 'error',
+      summary: 'spec.defaultLocale is one of spec.locales.',
+      message: (d: { problem: string }) => d.problem,
+    },
+    missing_dictionary: {
+      severity: 'error',
+      summary: 'Every declared locale has its dictionary i18n/<locale>.yaml.',
+      message: (d: { locale: string }) => `locale '${d.locale}' has no dictionary i18n/${d.locale}${DICTIONARY_EXTENSION}`,
+    },
+    undeclared_locale: {
+      severity: 'error',
+      summary: 'Every dictionary i18n/<locale>.yaml is for a locale the manifest declares.',
+      message: (d: { locale: string; declared: string }) =>
+        `i18n/${d.locale}${DICTIONARY_EXTENSION} is a dictionary of locale '${d.locale}', which the package does not declare (locales: ${d.declared})`,
+    },
+  },
+  check(context) {
+    for (const pkg of context.packages()) {
+      if (!hasScreensOrLocales(pkg)) continue;
+      const spec = manifestSpec(pkg);
+      const at = (pointer: string) => ({ document: pkg.manifest, pointer });
+      if (spec.locales === undefined && spec.defaultLocale === undefined) {
+        if (pkg.dictionaries.length > 0 || pkg.objects.some((o) => o.kind === 'View' || o.kind === 'Component')) {
+          context.report('locales_required', { document: pkg.manifest, pointer: '/spec', part: 'key' }, { what: screensOf(pkg) }, {
+            hint: `declare them in package.yaml, e.g. locales: [${suggestedLocales(pkg)}]`,
+          });
+        }
+        continue;
+      }
+      const problems = localesProblems(spec.locales);
+      for (const problem of problems) context.report('invalid_locales', at(problem.pointer), problem, problem.hint ? { hint: problem.hint } : {});
+      // Until the locales are right, which dictionary belongs to which declared locale is a guess.
+      const declared = problems.length > 0 ? undefined : declaredLocales(pkg);
+      const problem = defaultLocaleProblem(spec, declared);
+      if (problem) context.report('invalid_default_locale', at('/spec/defaultLocale'), problem, problem.hint ? { hint: problem.hint } : {});
+      if (declared === undefined) continue;
+      // A dictionary that is there but misnamed (.yml) or broken has its own finding: it is not also missing.
+      const present = new Set(pkg.dictionaries.map((dictionary) => dictionary.locale));
+      for (const { locale, pointer } of declared) {
+        if (!present.has(locale) && !dictionaryFailedToLoad(context.workspace, pkg, locale)) {
+          context.report('missing_dictionary', at(pointer), { locale }, { hint: `add i18n/${locale}${DICTIONARY_EXTENSION}, or remove '${locale}' from the locales` });
+        }
+      }
+      const names = declared.map((d) => d.locale);
+      for (const dictionary of wellPlaced(pkg)) {
+        const locale = dictionary.locale;
+        if (names.includes(locale)) continue;
+        context.report('undeclared_locale', { document: dictionary.document, pointer: '' }, { locale, declared: names.join(', ') || 'none' }, {
+          hint: `add '${locale}' to spec.locales in package.yaml, or remove the file`,
+        });
+      }
+    }
+  },
+});
+
+export const dictionaries = defineRule({
+  id: 'i18n/dictionaries',
+  description: 'A dictionary is i18n/<locale>.yaml, a mapping of message keys to ICU MessageFormat texts.',
+  reads: ['Dictionary'],
+  codes: {
+    invalid_dictionary: {
+      severity: 'error',
+      summary: 'A file under i18n/ is i18n/<locale>.yaml holding a mapping of message keys to texts.',
+      message: (d: { problem: string }) => d.problem,
+    },
+    invalid_message: {
+      severity: 'error',
+      summary: 'A message key is a dictionary key (letters, digits, _ . -) and its text a string of at most 2000 characters with balanced ICU braces.',
+      message: (d: { problem: string }) => d.problem,
+    },
+  },
+  check(context) {
+    for (const pkg of context.packages()) {
+      for (const dictionary of pkg.dictionaries) {
+        if (isHidden(dictionary)) continue;
+        const misplaced = placementProblem(dictionary);
+        if (misplaced) {
+          context.report('invalid_dictionary', { document: dictionary.document, pointer: '' }, misplaced, misplaced.hint ? { hint: misplaced.hint } : {});
+          continue;
+        }
+        const value = dictionary.document.value;
+        if (value === null) continue;
+        if (!isMapping(value)) {
+          context.report('invalid_dictionary', { document: dictionary.document, pointer: '' }, {
+            problem: `i18n/${dictionary.locale}${DICTIONARY_EXTENSION} holds ${describeValue(value)}; a dictionary is a mapping of message keys to texts`,
+          }, { hint: 'write one line per message: <key>: <text>' });
+          continue;
+        }
+        for (const [key, text] of Object.entries(value)) checkMessage(context, dictionary.document, key, text);
+      }
+    }
+  },
+});
+
+type DictionaryContext = Parameters<(typeof dictionaries)['check']>[0];
+
+function checkMessage(context: DictionaryContext, document: SourceDocument, key: string, text: unknown): void {
+  const pointer = childPointer('', key);
+  const keyProblem = messageKeyProblem(document, pointer, key);
+  if (keyProblem) {
+    context.report('invalid_message', { document, pointer, part: 'key' }, keyProblem, { hint: keyProblem.hint });
+    return;
+  }
+  if (typeof text !== 'string') {
+    context.report('invalid_message', { document, pointer }, { problem: `the text of '${key}' is ${describeValue(text)}; a message text is a string` }, {
+      hint: text === null ? 'write the text after the key' : 'quote it to make it text',
+    });
+    return;
+  }
+  if (text.length > MESSAGE_MAX_LENGTH) {
+    context.report('invalid_message', { document, pointer }, { problem: `the text of '${key}' has ${text.length} characters — more than ${MESSAGE_MAX_LENGTH}` }, {
+      hint: 'shorten it, or split it into several messages',
+    });
+    return;
+  }
+  const brace = unbalancedBrace(text);
+  if (brace) {
+    const problem = brace.char === '{' ? `the text of '${key}' opens a '{' that it never closes` : `the text of '${key}' closes a '}' that it never opened`;
+    context.report('invalid_message', { document, pointer, offset: brace.offset, length: 1 }, { problem: `${problem} (ICU MessageFormat)` }, {
+      hint: "balance the braces; a literal brace is quoted: '{' or '}'",
+    });
+  }
+}
+
+/**
+ * The first brace that does not balance in an ICU MessageFormat text, or undefined. An apostrophe quotes the
+ * syntax character it stands before up to the next apostrophe (`'{'`), `''` is an apostrophe, and any other
+ * apostrophe is just one (ICU's default, as formatjs reads it).
+ */
+export function unbalancedBrace(text: string): { char: '{' | '}'; offset: number } | undefined {
+  const open: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'") {
+      const next = text[i + 1];
+      if (next === "'") i++;
+      else if (next === '{' || next === '}' || next === '#' || next === '|') i = quotedEnd(text, i + 1);
+    } else if (c === '{') open.push(i);
+    else if (c === '}' && open.pop() === undefined) return { char: '}', offset: i };
+  }
+  const last = open.pop();
+  return last === undefined ? undefined : { char: '{', offset: last };
+}
+
+/** The offset of the apostrophe that closes a quoted part starting at `from` (`''` inside stays literal). */
+function quotedEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    if (text[i] !== "'") continue;
+    if (text[i + 1] === "'") i++;
+    else return i;
+  }
+  return text.length;
+}
+
+function messageKeyProblem(document: SourceDocument, pointer: string, key: string): { problem: string; hint: string } | undefined {
+  const written = writtenKey(document, pointer);
+  const read = written === undefined ? undefined : resolvePlain(written);
+  if (read !== undefined && 'value' in read && typeof read.value !== 'string') {
+    const what = read.value === null ? 'null' : `a ${typeof read.value}`;
+    return { problem: `the message key ${written} is ${what} in YAML; a message key is text`, hint: `name the message after what it shows, e.g. <package>.${written}` };
+  }
+  if (key === '') return { problem: 'a message key is empty', hint: 'name the message, e.g. <package>.list.title' };
+  if (!MESSAGE_KEY.test(key)) {
+    return {
+      problem: `'${key}' is not a message key: a key is Latin letters, digits, _ . and -, starting with a letter or a digit (at most 200)`,
+      hint: `name the message, e.g. ${suggestedKey(key)}, and put the text after it`,
+    };
+  }
+  return undefined;
+}
+
+/** A mapping key as written when it is a plain (unquoted) scalar; undefined for quoted and multi-line keys. */
+function writtenKey(document: SourceDocument, pointer: string): string | undefined {
+  const span = document.locate(pointer, 'key');
+  if (span.endLine !== span.line || span.endColumn === undefined) return undefined;
+  const starts = lineStartsOf(document.text);
+  const start = (starts[span.line - 1] ?? 0) + span.column - 1;
+  const written = document.text.slice(start, (starts[span.line - 1] ?? 0) + span.endColumn - 1);
+  return /^["'!&*]/.test(written) ? undefined : written;
+}
+
+function suggestedKey(key: string): string {
+  return key.trim().toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'package.title';
+}
+
+/** Why a file under i18n/ is not a dictionary by its name and place, or undefined when it is `i18n/<locale>.yaml`. */
+function placementProblem(dictionary: Dictionary): { problem: string; hint?: string } | undefined {
+  const name = dictionary.file.slice(dictionary.file.lastIndexOf('/') + 1);
+  const written = `i18n/${dictionary.locale}${name.endsWith('.yml') ? '.yml' : DICTIONARY_EXTENSION}`;
+  const what = `${written} is not a dictionary: dictionaries are i18n/<locale>.yaml (i18n/en.yaml, i18n/pt-BR.yaml)`;
+  if (dictionary.locale.includes('/')) return { problem: what, hint: 'move its messages into the dictionary of their locale, directly under i18n/' };
+  if (!LOCALE.test(dictionary.locale)) {
+    const locale = normalizedLocale(dictionary.locale);
+    return { problem: what, ...(locale ? { hint: `did you mean i18n/${locale}${DICTIONARY_EXTENSION}?` } : {}) };
+  }
+  if (name.endsWith('.yml')) return { problem: what, hint: `rename it to i18n/${dictionary.locale}${DICTIONARY_EXTENSION}` };
+  return undefined;
+}
+
+/** `EN_us` → `en-US`: the locale an author most likely meant, when there is one. */
+function normalizedLocale(written: string): string | undefined {
+  const [language = '', ...rest] = written.split(/[-_]/);
+  const locale = [language.toLowerCase(), ...rest.map((part) => (part.length === 2 ? part.toUpperCase() : part))].join('-');
+  return LOCALE.test(locale) ? locale : undefined;
+}
+
+function localesProblems(locales: unknown): { pointer: string; problem: string; hint?: string }[] {
+  if (locales === undefined) return [];
+  if (!Array.isArray(locales)) {
+    return [{ pointer: '/spec/locales', problem: `locales is ${describeValue(locales)}; it is a list of locales`, hint: `write locales: [${typeof locales === 'string' ? locales : 'en'}]` }];
+  }
+  if (locales.length === 0) return [{ pointer: '/spec/locales', problem: 'locales is empty; it lists at least one locale', hint: 'write locales: [en]' }];
+  const problems: { pointer: string; problem: string; hint?: string }[] = [];
+  const seen = new Set<unknown>();
+  locales.forEach((locale, index) => {
+    const pointer = childPointer('/spec/locales', index);
+    if (typeof locale !== 'string' || !LOCALE.test(locale)) {
+      const meant = typeof locale === 'string' ? normalizedLocale(locale) : undefined;
+      problems.push({ pointer, problem: `${JSON.stringify(locale)} is not a locale: a locale is a language code such as en, ru or pt-BR`, ...(meant ? { hint: `did you mean '${meant}'?` } : {}) });
+    } else if (seen.has(locale)) {
+      problems.push({ pointer, problem: `locale '${locale}' is listed twice`, hint: 'remove the repetition' });
+    }
+    seen.add(locale);
+  });
+  return problems;
+}
+
+function defaultLocaleProblem(spec: Record<string, unknown>, declared: DeclaredLocale[] | undefined): { problem: string; hint?: string } | undefined {
+  const locale = spec.defaultLocale;
+  if (locale === undefined) return undefined;
+  if (typeof locale !== 'string' || !LOCALE.test(locale)) {
+    return { problem: `defaultLocale ${JSON.stringify(locale)} is not a locale: a locale is a language code such as en, ru or pt-BR` };
+  }
+  if (declared === undefined || declared.some((d) => d.locale === locale)) return undefined;
+  const names = declared.map((d) => d.locale);
+  return { problem: `defaultLocale '${locale}' is not one of the locales (${names.join(', ')})`, hint: `add '${locale}' to the locales, or set defaultLocale to one of them` };
+}
+
+/** The dictionary of `locale` exists but did not load (not YAML): its own finding says why, no second one. */
+function dictionaryFailedToLoad(workspace: Workspace, pkg: Package, locale: string): boolean {
+  const file = `${pkg.manifest.file.slice(0, pkg.manifest.file.length - 'package.yaml'.length)}i18n/${locale}${DICTIONARY_EXTENSION}`;
+  return workspace.findings.some((finding) => finding.file === file);
+}
+
+function screensOf(pkg: Package): string {
+  const parts: string[] = [];
+  const views = pkg.objects.filter((o) => o.kind === 'View').length;
+  const components = pkg.objects.filter((o) => o.kind === 'Component').length;
+  if (views > 0) parts.push(views === 1 ? 'a view' : `${views} views`);
+  if (components > 0) parts.push(components === 1 ? 'a component' : `${components} components`);
+  if (pkg.dictionaries.length > 0) parts.push('dictionaries in i18n/');
+  return parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+function suggestedLocales(pkg: Package): string {
+  const found = [...new Set(pkg.dictionaries.map((d) => d.locale).filter((locale) => LOCALE.test(locale)))];
+  return found.length > 0 ? found.join(', ') : 'en';
+}
+
+function isHidden(dictionary: Dictionary): boolean {
+  return dictionary.locale.split('/').some((segment) => segment.startsWith('.'));
+}
+
+function manifestSpec(pkg: Package): Record<string, unknown> {
+  const spec = (pkg.manifest.value as { spec?: unknown } | null)?.spec;
+  return isMapping(spec) ? spec : {};
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'empty';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'number') return `a number (${value})`;
+  if (typeof value === 'boolean') return `a boolean (${value})`;
+  return `the text '${String(value)}'`;
+}

@@ -1,0 +1,101 @@
+/**
+ * Runs one test file: builds its subject (process, rule or task type) over the catalog its package sees, plays
+ * the steps in order and stops at the first that fails, pointing at it in the file.
+ */
+import { createEnvironment, evaluate, type CelEnvironment } from '../cel/index.js';
+import type { SourceDocument } from '../load/document.js';
+import type { Catalog } from './catalog.js';
+import { MockBook } from './mocks.js';
+import { processRun } from './process-test.js';
+import { ScenarioFailure, type TestFailure, type TestResult, type TestSubject } from './result.js';
+import { ruleRun } from './rule-test.js';
+import { SchemaChecker } from './schemas.js';
+import type { SubjectContext, SubjectRun } from './subject.js';
+import { taskTypeRun } from './task-type-test.js';
+import { isRecord } from './values.js';
+
+const OPEN_OBJECT = { type: 'object', additionalProperties: true };
+let mockEnvironment: CelEnvironment | undefined;
+
+/** `when` of a mock answer: CEL over the call input, bound as `input` (and `query` for recall). */
+function mockWhen(source: string, input: unknown): boolean {
+  mockEnvironment ??= createEnvironment({ kind: 'process', extraVariables: { input: OPEN_OBJECT, query: OPEN_OBJECT } });
+  try {
+    return evaluate(mockEnvironment, source, { input, query: input }) === true;
+  } catch {
+    return false;
+  }
+}
+
+const SUBJECTS: Record<TestSubject, (ctx: SubjectContext) => SubjectRun> = { process: processRun, rule: ruleRun, taskType: taskTypeRun };
+
+export async function runScenario(document: SourceDocument, catalog: Catalog, pkg: string | undefined, schemas = new SchemaChecker()): Promise<TestResult> {
+  const test = isRecord(document.value) ? document.value : {};
+  const subject: TestSubject = test.subject === 'rule' || test.subject === 'taskType' ? test.subject : 'process';
+  const steps = Array.isArray(test.steps) ? test.steps : [];
+  const result: TestResult = {
+    name: typeof test.name === 'string' ? test.name : document.file,
+    file: document.file,
+    ...(pkg !== undefined ? { package: pkg } : {}),
+    subject,
+    target: String(test[subject] ?? ''),
+    status: 'passed',
+    steps: 0,
+  };
+  const given = isRecord(test.given) ? test.given : {};
+  let run: SubjectRun;
+  try {
+    run = SUBJECTS[subject]({
+      test, catalog, schemas,
+      mocks: new MockBook(test.mocks, mockWhen),
+      variables: catalog.variables(isRecord(given.variables) ? given.variables : {}),
+    });
+  } catch (error) {
+    return failed(result, document, error, '/given');
+  }
+  for (let i = 0; i < steps.length; i++) {
+    const step = isRecord(steps[i]) ? (steps[i] as Record<string, unknown>) : {};
+    try {
+      await run.step(step, i);
+    } catch (error) {
+      return failed(result, document, error, `/steps/${i}`, i);
+    }
+    result.steps = i + 1;
+  }
+  if (run.coverage !== undefined) {
+    result.coverage = run.coverage();
+    const minimum = isRecord(test.coverage) && typeof test.coverage.minimum === 'number' ? test.coverage.minimum : undefined;
+    if (minimum !== undefined && result.coverage.percent < minimum) {
+      const failure = new ScenarioFailure('coverage_below_minimum', `coverage ${result.coverage.percent}% is below the minimum ${minimum}%; never reached: ${result.coverage.missed.join(', ')}`, {
+        expected: minimum, actual: result.coverage.percent,
+      });
+      return failed(result, document, failure, '/coverage/minimum');
+    }
+  }
+  return result;
+}
+
+function failed(result: TestResult, document: SourceDocument, error: unknown, base: string, index?: number): TestResult {
+  if (!(error instanceof ScenarioFailure)) {
+    const failure: TestFailure = {
+      code: 'internal_error',
+      message: `the test engine failed — please report this with the test file: ${(error as Error).stack ?? String(error)}`,
+      path: base,
+      ...document.locate(base),
+      ...(index !== undefined ? { step: index + 1 } : {}),
+    };
+    return { ...result, status: 'error', failure };
+  }
+  const detail = error.details.path;
+  const pointer = detail === undefined ? base : detail.startsWith('/') ? detail : `${base}/expect/${detail.split('.')[0]}`;
+  const failure: TestFailure = {
+    code: error.code,
+    message: error.message,
+    path: pointer,
+    ...document.locate(pointer),
+    ...(index !== undefined ? { step: index + 1 } : {}),
+    ...('expected' in error.details ? { expected: error.details.expected } : {}),
+    ...('actual' in error.details ? { actual: error.details.actual } : {}),
+  };
+  return { ...result, status: 'failed', failure };
+}

@@ -102,7 +102,7 @@ function checkGivenContent(context: Context, test: PackageTest, value: Record<st
 function checkAgents(context: Context, test: PackageTest, value: Record<string, unknown>): void {
   forEachAt(value, ['steps', '*', '*', 'by'], '', (by, pointer) => {
     if (typeof by !== 'string' || !by.startsWith('agent:')) return;
-    const field = pointer.split('/').slice(3).join('.');
+    const field = fieldOf(pointer);
     const key = AGENT_REF.exec(by)?.[1];
     if (key === undefined) {
       context.report('agent_ref', { document: test.document, pointer }, { field, written: by, pkg: test.package, malformed: true }, { hint: 'write agent:<key of an Agent>' });
@@ -137,7 +137,7 @@ function checkProcessSteps(context: Context, test: PackageTest, value: Record<st
   const at = (pointer: string, part?: 'key') => ({ document: test.document, pointer, ...(part ? { part } : {}) });
   const element = (id: unknown, pointer: string) => {
     if (typeof id !== 'string' || elements.has(id)) return;
-    const field = pointer.split('/').slice(3).filter((segment) => !/^\d+$/.test(segment)).join('.');
+    const field = fieldOf(pointer);
     const hint = didYouMean(id, ids);
     context.report('unknown_test_step', at(pointer), { field, id, process: process.key }, hint ? { hint } : {});
   };
@@ -174,4 +174,13 @@ function checkProcessSteps(context: Context, test: PackageTest, value: Record<st
 
 function hasDue(node: Record<string, unknown>): boolean {
   return node.due !== undefined || VERBS_WITH_DUE.some((verb) => isRecord(node[verb]) && node[verb].due !== undefined);
+}
+
+/** `/steps/5/expect/rules/0/step` → `expect.rules[0].step`: the place inside one test step, as messages name it. */
+function fieldOf(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(3)
+    .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+    .join('');
 }

@@ -3,7 +3,7 @@
  * (emit, advance, complete, approve, settings) and inspected by its expectations.
  *
  * Stages open when their entry guard holds (at once without one), run their steps in order and complete when
- * the steps are done or the exit guard holds; the instance completes at a `complete` step, or when no stage is
+ * the steps are done and the exit guard (a completion condition) holds; the instance completes at a `complete` step, or when no stage is
  * open and none can open. Steps that wait (human, approve, listen, wait, retries) are awaits on the engine's
  * own promises, so a fork is `Promise.all`/`race`, a try is try/catch, and cancelling a scope unwinds
  * whatever it started (see clock.ts).
@@ -103,6 +103,8 @@ interface StageRun {
   state: StageState;
   scope?: Scope;
   interrupted: boolean;
+  /** Its steps are done: it completes once its exit guard (if any) holds. */
+  stepsDone: boolean;
   /** A repeatable stage may open again once its entry guard was false after it completed. */
   rearmed: boolean;
 }
@@ -184,7 +186,7 @@ export class ProcessRun {
     this.profile = processProfile({ ...this.spec, data: options.catalog.dataSchema(options.process) ?? {} }, settingsSchema);
     const calendar = options.given.calendar ?? this.spec.calendar;
     if (typeof calendar === 'string') this.defaultCalendar = calendar;
-    this.stages = list(this.spec.stages).map((stage) => ({ spec: stage, id: String(stage.id), state: 'not_started', interrupted: false, rearmed: false }));
+    this.stages = list(this.spec.stages).map((stage) => ({ spec: stage, id: String(stage.id), state: 'not_started', interrupted: false, stepsDone: false, rearmed: false }));
   }
 
   // ---------------------------------------------------------------- driving
@@ -394,7 +396,7 @@ export class ProcessRun {
                 changed = true;
               }
             }
-            if (stage.spec.exit !== undefined && this.guard(stage.spec.exit)) {
+            if (stage.stepsDone && this.guard(stage.spec.exit)) {
               this.finishStage(stage);
               changed = true;
             }
@@ -427,6 +429,7 @@ export class ProcessRun {
     stage.state = 'open';
     stage.rearmed = false;
     stage.interrupted = false;
+    stage.stepsDone = false;
     this.covered.add(stage.id);
     this.record('process.stage_entered', stage.id);
     const scope = this.root.child();
@@ -440,7 +443,10 @@ export class ProcessRun {
         if (!(error instanceof Cancelled)) throw error;
         return;
       }
-      if (!stage.interrupted) this.finishStage(stage);
+      if (stage.interrupted) return;
+      stage.stepsDone = true;
+      if (this.guard(stage.spec.exit)) this.finishStage(stage);
+      else this.reevaluate();
     });
   }
 

@@ -8,11 +8,13 @@ import { duplicates } from './duplicates.js';
 import { installationKnowledge, knowledgeDeclared, knowledgePacks } from './knowledge.js';
 import { engines, requires, variables } from './manifest.js';
 import { processCalendars, processElementRules } from './process-statics.js';
+import { processExpressionRules } from './process-expressions.js';
 import { references } from './references.js';
 import { renames, retire } from './renames.js';
 import { screenAggregates, screenMessages, screenReferences, screenShapes } from './screens.js';
 import { secretMaterial } from './secret-material.js';
 import { packageTests } from './tests.js';
+import { viewExpressionRules } from './view-expressions.js';
 import { workingCopies } from './working-copies.js';
 
 export const RULES: readonly Rule[] = [
@@ -31,6 +33,8 @@ export const RULES: readonly Rule[] = [
   // process statics
   processElementRules,
   processCalendars,
+  // process language
+  processExpressionRules,
   // renames and retire
   renames,
   retire,
@@ -46,6 +50,7 @@ export const RULES: readonly Rule[] = [
   screenReferences,
   screenAggregates,
   screenMessages,
+  viewExpressionRules,
   // package tests
   packageTests,
 ];

@@ -18,6 +18,9 @@ export { DEFAULT_CORE_VERSION };
 /** Each service names a bad token its own way (compat-package-sdk-install §6.1, compat-kernos §4). */
 const UNAUTHORIZED_CODE: Record<Api, string> = { core: 'invalid_credentials', admin: 'invalid_credentials', notifications: 'invalid_token', kernos: 'unauthorized' };
 
+/** The sandbox's engine, loaded on the first `POST /packages:test` only. */
+const sandboxTester: PackageTester = async (request) => (await import('../../sandbox/serve.js')).testPackage(request);
+
 /** Package files may be up to 1000 × 1 MB; a request beyond this is refused before it is read whole. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -30,7 +33,7 @@ export interface CoreServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   seed?: Seed;
-  /** The engine behind `POST /packages:test`; without it the route answers 501. */
+  /** The engine behind `POST /packages:test` (default: the sandbox's). */
   packageTester?: PackageTester;
 }
 
@@ -52,7 +55,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<Runni
     const state: CoreState = {
       version: options.version ?? DEFAULT_CORE_VERSION,
       dataDir: options.dataDir,
-      ...(options.packageTester ? { packageTester: options.packageTester } : {}),
+      packageTester: options.packageTester ?? sandboxTester,
       bundles: loadBundleSupport(options.dataDir),
     };
     const handler = createDispatcher(store, state, options.token);

@@ -1,0 +1,52 @@
+import { Args, Command, Flags } from '@oclif/core';
+import type { TestReport } from '../sandbox/index.js';
+
+export default class Test extends Command {
+  static override summary = 'Run package scenarios (tests/*.test.yaml) in the local process engine, or on a core.';
+  static override description = `Checks the targets first: a package with check errors runs no scenarios. Then each scenario runs in
+virtual time with its mocks — processes, work rules and task types — and stops at its first failing step,
+named by file:line:col with expected and actual values. Coverage of process elements is reported per process.
+
+Targets as for check: no argument → ./packages/*; --install FILE; --package DIR|KEY; paths (package
+directories, or a test file with the loose objects it needs). --server sends each package to
+POST /api/v1/packages:test of a core instead ("local" starts the embedded one).
+
+Exit status: 0 all passed, 1 a failure or a package with check errors, 2 usage or I/O problems.`;
+
+  static override examples = [
+    { description: 'Run every scenario of ./packages/*', command: '<%= config.bin %> <%= command.id %>' },
+    { description: 'One package, one scenario by name', command: '<%= config.bin %> <%= command.id %> --package packages/claims --test "a small refund is reviewed, replied and closed without an approval"' },
+    { description: 'JUnit XML for CI', command: '<%= config.bin %> <%= command.id %> --install packages.yaml --junit test-results.xml' },
+    { description: 'On the embedded core, machine-readable', command: '<%= config.bin %> <%= command.id %> --package packages/claims --server local --json' },
+  ];
+
+  static override strict = false;
+  static override enableJsonFlag = true;
+
+  static override args = {
+    paths: Args.string({ description: 'Package directories or test files.', required: false }),
+  };
+
+  static override flags = {
+    install: Flags.string({ summary: 'Installation file: test the packages it names.' }),
+    package: Flags.string({ summary: 'Package directory or key in ./packages (repeatable).', multiple: true }),
+    test: Flags.string({ summary: 'Only the test with this name or file name.' }),
+    server: Flags.string({ summary: 'Core URL to run the scenarios on (POST /packages:test), or "local" for an embedded core.' }),
+    junit: Flags.string({ summary: 'Also write a JUnit XML report to this file.' }),
+  };
+
+  async run(): Promise<TestReport> {
+    const { flags, argv } = await this.parse(Test);
+    const options = {
+      ...(flags.install ? { install: flags.install } : {}),
+      ...(flags.package ? { packages: flags.package } : {}),
+      ...(flags.test ? { test: flags.test } : {}),
+      paths: argv as string[],
+    };
+    const { runTestCommand } = await import('../sandbox/command.js');
+    const outcome = await runTestCommand({ ...options, ...(flags.server ? { server: flags.server } : {}), ...(flags.junit ? { junit: flags.junit } : {}) });
+    if (!this.jsonEnabled()) this.log(outcome.text());
+    process.exitCode = outcome.exitCode;
+    return outcome.report;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * `test --server URL|local`: each package's files go to `POST /api/v1/packages:test` and the core runs the
+ * scenarios (the local core runs them with this project's engine). Only the tests the targets select are
+ * named in the request.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { withCore } from '../core/connect.js';
+import { loadTargets } from '../load/targets.js';
+import type { Finding } from '../model/finding.js';
+import type { ProcessCoverage, TestOptions, TestReport } from './index.js';
+import type { TestResult } from './result.js';
+
+export interface PackageTestAnswer {
+  status: string;
+  tests: TestResult[];
+  coverage: ProcessCoverage[];
+  problems: (Omit<Finding, 'line' | 'column' | 'file' | 'hint'> & { file: string | null; line: number | null; hint: string | null })[];
+}
+
+export async function runTestsOnServer(options: TestOptions & { server: string; env?: Readonly<Record<string, string | undefined>> }): Promise<TestReport> {
+  const workspace = await loadTargets(options);
+  const report: TestReport = { ok: true, passed: 0, failed: 0, errors: 0, tests: [], coverage: [], problems: [...workspace.findings] };
+  await withCore(options.server, { env: options.env ?? process.env }, async ({ client }) => {
+    for (const pkg of workspace.packages) {
+      const files = await packageFiles(pkg.dir);
+      const chosen = pkg.tests.filter((test) => options.test === undefined || test.name === options.test || (test.document.value as { name?: unknown })?.name === options.test);
+      if (chosen.length === 0) continue;
+      const tests = chosen.map((test) => relative(pkg.dir, join(pkg.dir, test.file.slice(test.file.indexOf('tests/')))).split(sep).join('/'));
+      const answer = await client.send<PackageTestAnswer>('POST', '/api/v1/packages:test', { body: { package: { files }, tests } });
+      report.tests.push(...answer.tests.map((test) => ({ ...test, package: pkg.key })));
+      report.coverage.push(...answer.coverage);
+      report.problems.push(...answer.problems.map((p) => ({ ...p, file: p.file ?? pkg.key, line: p.line ?? 1, column: 1, ...(p.hint ? { hint: p.hint } : {}) }) as Finding));
+    }
+  });
+  report.passed = report.tests.filter((t) => t.status === 'passed').length;
+  report.failed = report.tests.filter((t) => t.status === 'failed').length;
+  report.errors = report.tests.filter((t) => t.status === 'error').length;
+  report.ok = report.problems.every((p) => p.severity !== 'error') && report.tests.every((t) => t.status === 'passed');
+  return report;
+}
+
+/** Every file of a package directory, as the core's `PackageSource` takes them (paths with `/`). */
+async function packageFiles(dir: string): Promise<{ path: string; content: string }[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files: { path: string; content: string }[] = [];
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const path = relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/');
+    if (path.startsWith('.git/') || path.split('/').some((part) => part === 'node_modules')) continue;
+    files.push({ path, content: await readFile(join(dir, path), 'utf8') });
+  }
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}

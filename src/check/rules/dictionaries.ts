@@ -17,9 +17,23 @@ const MESSAGE_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
 const MESSAGE_MAX_LENGTH = 2000;
 const DICTIONARY_EXTENSION = '.yaml';
 
+type LocalesMistake =
+  | { reason: 'not-a-list'; holds: string }
+  | { reason: 'empty' }
+  | { reason: 'not-a-locale'; written: string }
+  | { reason: 'repeated'; locale: string };
+type DefaultLocaleMistake = { reason: 'not-a-locale'; written: string } | { reason: 'undeclared'; locale: string; declared: string };
+type MessageMistake =
+  | { reason: 'key-not-text'; written: string; holds: string }
+  | { reason: 'empty-key' }
+  | { reason: 'bad-key'; key: string }
+  | { reason: 'not-text'; key: string; holds: string }
+  | { reason: 'too-long'; key: string; length: number }
+  | { reason: 'unclosed' | 'unopened'; key: string };
+
 /** Whether the key `key` of `dictionary` names a message (invalid_message says why not). */
 export function isMessageKey(dictionary: SourceDocument, key: string): boolean {
-  return messageKeyProblem(dictionary, childPointer('', key), key) === undefined;
+  return messageKeyMistake(dictionary, childPointer('', key), key) === undefined;
 }
 
 /** Whether the screen and i18n rules look at a package: it has screens or dictionaries, or declares locales. */
@@ -94,12 +108,26 @@ export const locales = defineRule({
     invalid_locales: {
       severity: 'error',
       summary: 'spec.locales is a non-empty list of distinct locales such as en, ru or pt-BR.',
-      message: (d: { problem: string }) => d.problem,
+      message: (d: LocalesMistake) => {
+        switch (d.reason) {
+          case 'not-a-list':
+            return `locales is ${d.holds}; it is a list of locales`;
+          case 'empty':
+            return 'locales is empty; it lists at least one locale';
+          case 'not-a-locale':
+            return `${d.written} is not a locale: a locale is a language code such as en, ru or pt-BR`;
+          case 'repeated':
+            return `locale '${d.locale}' is listed twice`;
+        }
+      },
     },
     invalid_default_locale: {
       severity: 'error',
       summary: 'spec.defaultLocale is one of spec.locales.',
-      message: (d: { problem: string }) => d.problem,
+      message: (d: DefaultLocaleMistake) =>
+        d.reason === 'not-a-locale'
+          ? `defaultLocale ${d.written} is not a locale: a locale is a language code such as en, ru or pt-BR`
+          : `defaultLocale '${d.locale}' is not one of the locales (${d.declared})`,
     },
     missing_dictionary: {
       severity: 'error',
@@ -126,12 +154,15 @@ export const locales = defineRule({
         }
         continue;
       }
-      const problems = localesProblems(spec.locales);
-      for (const problem of problems) context.report('invalid_locales', at(problem.pointer), problem, problem.hint ? { hint: problem.hint } : {});
+      const mistakes = localesMistakes(spec.locales);
+      for (const { pointer, mistake, hint } of mistakes) context.report('invalid_locales', at(pointer), mistake, hint ? { hint } : {});
       // Until the locales are right, which dictionary belongs to which declared locale is a guess.
-      const declared = problems.length > 0 ? undefined : declaredLocales(pkg);
-      const problem = defaultLocaleProblem(spec, declared);
-      if (problem) context.report('invalid_default_locale', at('/spec/defaultLocale'), problem, problem.hint ? { hint: problem.hint } : {});
+      const declared = mistakes.length > 0 ? undefined : declaredLocales(pkg);
+      const wrongDefault = defaultLocaleMistake(spec.defaultLocale, declared);
+      if (wrongDefault) {
+        const hint = wrongDefault.reason === 'undeclared' ? { hint: `add '${wrongDefault.locale}' to the locales, or set defaultLocale to one of them` } : {};
+        context.report('invalid_default_locale', at('/spec/defaultLocale'), wrongDefault, hint);
+      }
       if (declared === undefined) continue;
       // A dictionary that is there but misnamed (.yml) or broken has its own finding: it is not also missing.
       const present = new Set(pkg.dictionaries.map((dictionary) => dictionary.locale));
@@ -160,29 +191,50 @@ export const dictionaries = defineRule({
     invalid_dictionary: {
       severity: 'error',
       summary: 'A file under i18n/ is i18n/<locale>.yaml holding a mapping of message keys to texts.',
-      message: (d: { problem: string }) => d.problem,
+      message: (d: { file: string; holds?: string }) =>
+        d.holds === undefined
+          ? `${d.file} is not a dictionary: dictionaries are i18n/<locale>.yaml (i18n/en.yaml, i18n/pt-BR.yaml)`
+          : `${d.file} holds ${d.holds}; a dictionary is a mapping of message keys to texts`,
     },
     invalid_message: {
       severity: 'error',
       summary: 'A message key is a dictionary key (letters, digits, _ . -) and its text a string of at most 2000 characters with balanced ICU braces.',
-      message: (d: { problem: string }) => d.problem,
+      message: (d: MessageMistake) => {
+        switch (d.reason) {
+          case 'key-not-text':
+            return `the message key ${d.written} is ${d.holds} in YAML; a message key is text`;
+          case 'empty-key':
+            return 'a message key is empty';
+          case 'bad-key':
+            return `'${d.key}' is not a message key: a key is Latin letters, digits, _ . and -, starting with a letter or a digit (at most 200)`;
+          case 'not-text':
+            return `the text of '${d.key}' is ${d.holds}; a message text is a string`;
+          case 'too-long':
+            return `the text of '${d.key}' has ${d.length} characters — more than ${MESSAGE_MAX_LENGTH}`;
+          case 'unclosed':
+            return `the text of '${d.key}' opens a '{' that it never closes (ICU MessageFormat)`;
+          case 'unopened':
+            return `the text of '${d.key}' closes a '}' that it never opened (ICU MessageFormat)`;
+        }
+      },
     },
   },
   check(context) {
     for (const pkg of context.packages()) {
       for (const dictionary of pkg.dictionaries) {
         if (isHidden(dictionary)) continue;
+        const whole = { document: dictionary.document, pointer: '' };
         const misplaced = placementProblem(dictionary);
         if (misplaced) {
-          context.report('invalid_dictionary', { document: dictionary.document, pointer: '' }, misplaced, misplaced.hint ? { hint: misplaced.hint } : {});
+          context.report('invalid_dictionary', whole, { file: misplaced.file }, misplaced.hint ? { hint: misplaced.hint } : {});
           continue;
         }
         const value = dictionary.document.value;
         if (value === null) continue;
         if (!isMapping(value)) {
-          context.report('invalid_dictionary', { document: dictionary.document, pointer: '' }, {
-            problem: `i18n/${dictionary.locale}${DICTIONARY_EXTENSION} holds ${describeValue(value)}; a dictionary is a mapping of message keys to texts`,
-          }, { hint: 'write one line per message: <key>: <text>' });
+          context.report('invalid_dictionary', whole, { file: `i18n/${dictionary.locale}${DICTIONARY_EXTENSION}`, holds: describeValue(value) }, {
+            hint: 'write one line per message: <key>: <text>',
+          });
           continue;
         }
         for (const [key, text] of Object.entries(value)) checkMessage(context, dictionary.document, key, text);
@@ -195,27 +247,24 @@ type DictionaryContext = Parameters<(typeof dictionaries)['check']>[0];
 
 function checkMessage(context: DictionaryContext, document: SourceDocument, key: string, text: unknown): void {
   const pointer = childPointer('', key);
-  const keyProblem = messageKeyProblem(document, pointer, key);
-  if (keyProblem) {
-    context.report('invalid_message', { document, pointer, part: 'key' }, keyProblem, { hint: keyProblem.hint });
+  const keyMistake = messageKeyMistake(document, pointer, key);
+  if (keyMistake) {
+    context.report('invalid_message', { document, pointer, part: 'key' }, keyMistake.mistake, { hint: keyMistake.hint });
     return;
   }
   if (typeof text !== 'string') {
-    context.report('invalid_message', { document, pointer }, { problem: `the text of '${key}' is ${describeValue(text)}; a message text is a string` }, {
+    context.report('invalid_message', { document, pointer }, { reason: 'not-text', key, holds: describeValue(text) }, {
       hint: text === null ? 'write the text after the key' : 'quote it to make it text',
     });
     return;
   }
   if (text.length > MESSAGE_MAX_LENGTH) {
-    context.report('invalid_message', { document, pointer }, { problem: `the text of '${key}' has ${text.length} characters — more than ${MESSAGE_MAX_LENGTH}` }, {
-      hint: 'shorten it, or split it into several messages',
-    });
+    context.report('invalid_message', { document, pointer }, { reason: 'too-long', key, length: text.length }, { hint: 'shorten it, or split it into several messages' });
     return;
   }
   const brace = unbalancedBrace(text);
   if (brace) {
-    const problem = brace.char === '{' ? `the text of '${key}' opens a '{' that it never closes` : `the text of '${key}' closes a '}' that it never opened`;
-    context.report('invalid_message', { document, pointer, offset: brace.offset, length: 1 }, { problem: `${problem} (ICU MessageFormat)` }, {
+    context.report('invalid_message', { document, pointer, offset: brace.offset, length: 1 }, { reason: brace.char === '{' ? 'unclosed' : 'unopened', key }, {
       hint: "balance the braces; a literal brace is quoted: '{' or '}'",
     });
   }
@@ -251,20 +300,15 @@ function quotedEnd(text: string, from: number): number {
   return text.length;
 }
 
-function messageKeyProblem(document: SourceDocument, pointer: string, key: string): { problem: string; hint: string } | undefined {
+function messageKeyMistake(document: SourceDocument, pointer: string, key: string): { mistake: MessageMistake; hint: string } | undefined {
   const written = writtenKey(document, pointer);
   const read = written === undefined ? undefined : resolvePlain(written);
-  if (read !== undefined && 'value' in read && typeof read.value !== 'string') {
-    const what = read.value === null ? 'null' : `a ${typeof read.value}`;
-    return { problem: `the message key ${written} is ${what} in YAML; a message key is text`, hint: `name the message after what it shows, e.g. <package>.${written}` };
+  if (written !== undefined && read !== undefined && 'value' in read && typeof read.value !== 'string') {
+    const holds = read.value === null ? 'null' : `a ${typeof read.value}`;
+    return { mistake: { reason: 'key-not-text', written, holds }, hint: `name the message after what it shows, e.g. <package>.${written}` };
   }
-  if (key === '') return { problem: 'a message key is empty', hint: 'name the message, e.g. <package>.list.title' };
-  if (!MESSAGE_KEY.test(key)) {
-    return {
-      problem: `'${key}' is not a message key: a key is Latin letters, digits, _ . and -, starting with a letter or a digit (at most 200)`,
-      hint: `name the message, e.g. ${suggestedKey(key)}, and put the text after it`,
-    };
-  }
+  if (key === '') return { mistake: { reason: 'empty-key' }, hint: 'name the message, e.g. <package>.list.title' };
+  if (!MESSAGE_KEY.test(key)) return { mistake: { reason: 'bad-key', key }, hint: `name the message, e.g. ${suggestedKey(key)}, and put the text after it` };
   return undefined;
 }
 
@@ -283,16 +327,15 @@ function suggestedKey(key: string): string {
 }
 
 /** Why a file under i18n/ is not a dictionary by its name and place, or undefined when it is `i18n/<locale>.yaml`. */
-function placementProblem(dictionary: Dictionary): { problem: string; hint?: string } | undefined {
+function placementProblem(dictionary: Dictionary): { file: string; hint?: string } | undefined {
   const name = dictionary.file.slice(dictionary.file.lastIndexOf('/') + 1);
-  const written = `i18n/${dictionary.locale}${name.endsWith('.yml') ? '.yml' : DICTIONARY_EXTENSION}`;
-  const what = `${written} is not a dictionary: dictionaries are i18n/<locale>.yaml (i18n/en.yaml, i18n/pt-BR.yaml)`;
-  if (dictionary.locale.includes('/')) return { problem: what, hint: 'move its messages into the dictionary of their locale, directly under i18n/' };
+  const file = `i18n/${dictionary.locale}${name.endsWith('.yml') ? '.yml' : DICTIONARY_EXTENSION}`;
+  if (dictionary.locale.includes('/')) return { file, hint: 'move its messages into the dictionary of their locale, directly under i18n/' };
   if (!LOCALE.test(dictionary.locale)) {
     const locale = normalizedLocale(dictionary.locale);
-    return { problem: what, ...(locale ? { hint: `did you mean i18n/${locale}${DICTIONARY_EXTENSION}?` } : {}) };
+    return { file, ...(locale ? { hint: `did you mean i18n/${locale}${DICTIONARY_EXTENSION}?` } : {}) };
   }
-  if (name.endsWith('.yml')) return { problem: what, hint: `rename it to i18n/${dictionary.locale}${DICTIONARY_EXTENSION}` };
+  if (name.endsWith('.yml')) return { file, hint: `rename it to i18n/${dictionary.locale}${DICTIONARY_EXTENSION}` };
   return undefined;
 }
 
@@ -303,36 +346,32 @@ function normalizedLocale(written: string): string | undefined {
   return LOCALE.test(locale) ? locale : undefined;
 }
 
-function localesProblems(locales: unknown): { pointer: string; problem: string; hint?: string }[] {
+function localesMistakes(locales: unknown): { pointer: string; mistake: LocalesMistake; hint?: string }[] {
   if (locales === undefined) return [];
   if (!Array.isArray(locales)) {
-    return [{ pointer: '/spec/locales', problem: `locales is ${describeValue(locales)}; it is a list of locales`, hint: `write locales: [${typeof locales === 'string' ? locales : 'en'}]` }];
+    return [{ pointer: '/spec/locales', mistake: { reason: 'not-a-list', holds: describeValue(locales) }, hint: `write locales: [${typeof locales === 'string' ? locales : 'en'}]` }];
   }
-  if (locales.length === 0) return [{ pointer: '/spec/locales', problem: 'locales is empty; it lists at least one locale', hint: 'write locales: [en]' }];
-  const problems: { pointer: string; problem: string; hint?: string }[] = [];
+  if (locales.length === 0) return [{ pointer: '/spec/locales', mistake: { reason: 'empty' }, hint: 'write locales: [en]' }];
+  const mistakes: { pointer: string; mistake: LocalesMistake; hint?: string }[] = [];
   const seen = new Set<unknown>();
   locales.forEach((locale, index) => {
     const pointer = childPointer('/spec/locales', index);
     if (typeof locale !== 'string' || !LOCALE.test(locale)) {
       const meant = typeof locale === 'string' ? normalizedLocale(locale) : undefined;
-      problems.push({ pointer, problem: `${JSON.stringify(locale)} is not a locale: a locale is a language code such as en, ru or pt-BR`, ...(meant ? { hint: `did you mean '${meant}'?` } : {}) });
+      mistakes.push({ pointer, mistake: { reason: 'not-a-locale', written: JSON.stringify(locale) }, ...(meant ? { hint: `did you mean '${meant}'?` } : {}) });
     } else if (seen.has(locale)) {
-      problems.push({ pointer, problem: `locale '${locale}' is listed twice`, hint: 'remove the repetition' });
+      mistakes.push({ pointer, mistake: { reason: 'repeated', locale }, hint: 'remove the repetition' });
     }
     seen.add(locale);
   });
-  return problems;
+  return mistakes;
 }
 
-function defaultLocaleProblem(spec: Record<string, unknown>, declared: DeclaredLocale[] | undefined): { problem: string; hint?: string } | undefined {
-  const locale = spec.defaultLocale;
+function defaultLocaleMistake(locale: unknown, declared: DeclaredLocale[] | undefined): DefaultLocaleMistake | undefined {
   if (locale === undefined) return undefined;
-  if (typeof locale !== 'string' || !LOCALE.test(locale)) {
-    return { problem: `defaultLocale ${JSON.stringify(locale)} is not a locale: a locale is a language code such as en, ru or pt-BR` };
-  }
+  if (typeof locale !== 'string' || !LOCALE.test(locale)) return { reason: 'not-a-locale', written: JSON.stringify(locale) };
   if (declared === undefined || declared.some((d) => d.locale === locale)) return undefined;
-  const names = declared.map((d) => d.locale);
-  return { problem: `defaultLocale '${locale}' is not one of the locales (${names.join(', ')})`, hint: `add '${locale}' to the locales, or set defaultLocale to one of them` };
+  return { reason: 'undeclared', locale, declared: declared.map((d) => d.locale).join(', ') };
 }
 
 /** The dictionary of `locale` exists but did not load (not YAML): its own finding says why, no second one. */

@@ -24,7 +24,25 @@ const AGGREGATE_CALL = /(?<![\w.$])(count|sum|avg|min|max)\s*\(/g;
 /** A read of a source field or a param: `data.amount`, `param.invoice.supplier`, `data.?note`. */
 const FIELD_READ = /(?<![\w.$])(data|param)((?:\.\??[A-Za-z_][A-Za-z0-9_]*)+)/g;
 
-type Problem = { problem: string };
+/** What is wrong with the shape of a View or Component: a schema error as stage 1 words it, or one we word. */
+type ShapeMistake =
+  | { reason: 'schema'; message: string }
+  | { reason: 'key'; kind: string; key: string }
+  | { reason: 'nav-group'; group: string; allowed: string }
+  | { reason: 'param-ref'; name: string; ref: string; local: boolean };
+
+function shapeMessage(d: ShapeMistake): string {
+  switch (d.reason) {
+    case 'schema':
+      return d.message;
+    case 'key':
+      return `the key of a ${d.kind} matches ${KEY_PATTERN} — '${d.key}' does not`;
+    case 'nav-group':
+      return `nav.group '${d.group}' is not a group of the console menu (${d.allowed}); a group is not a key of the dictionaries`;
+    case 'param-ref':
+      return `params.${d.name}.schema.$ref '${d.ref}' is ${d.local ? 'local to the component' : 'remote'}; a param schema $ref names a file of the package: <file>#<pointer>`;
+  }
+}
 
 function isScreen(object: PackageObject): boolean {
   return object.kind === 'View' || object.kind === 'Component';
@@ -44,12 +62,12 @@ export const screenShapes = defineRule({
     invalid_view: {
       severity: 'error',
       summary: 'A View does not match view.schema.json (its key, nav.group, fields of its blocks, …).',
-      message: (d: Problem) => d.problem,
+      message: shapeMessage,
     },
     invalid_component: {
       severity: 'error',
       summary: 'A Component does not match view.schema.json, or a param schema $ref is local (#…) or remote.',
-      message: (d: Problem) => d.problem,
+      message: shapeMessage,
     },
     unknown_block: {
       severity: 'error',
@@ -64,7 +82,7 @@ export const screenShapes = defineRule({
     invalid_source: {
       severity: 'error',
       summary: 'A view source is exactly one of process, tasks, knowledge; filter and instance (not both) only with a process.',
-      message: (d: Problem) => `invalid source: ${d.problem.charAt(0).toLowerCase()}${d.problem.slice(1)}`,
+      message: (d: { message: string }) => `invalid source: ${d.message.charAt(0).toLowerCase()}${d.message.slice(1)}`,
     },
     component_code_not_supported: {
       severity: 'error',
@@ -86,10 +104,10 @@ export const screenShapes = defineRule({
         const hint = finding.hint ? { hint: finding.hint } : {};
         const value = valueAt(object.document.value, finding.path);
         const atValue = place.part === 'value' && typeof value === 'string';
+        const code = object.kind === 'View' ? 'invalid_view' : 'invalid_component';
         if (finding.path === '/key') {
           const key = suggestedScreenKey(object.key);
-          const problem = `the key of a ${object.kind} matches ${KEY_PATTERN} — '${object.key}' does not`;
-          context.report(object.kind === 'View' ? 'invalid_view' : 'invalid_component', place, { problem }, key ? { hint: `did you mean '${key}'?` } : {});
+          context.report(code, place, { reason: 'key', kind: object.kind, key: object.key }, key ? { hint: `did you mean '${key}'?` } : {});
         } else if (object.kind === 'Component' && finding.path === '/spec/code') {
           context.report('component_code_not_supported', place, undefined, { hint: 'describe the component with layout blocks' });
         } else if (atValue && /^\/spec\/layout\/\d+\/block$/.test(finding.path)) {
@@ -97,12 +115,12 @@ export const screenShapes = defineRule({
         } else if (atValue && finding.path.endsWith('/format')) {
           context.report('unknown_format', place, { format: value, allowed: allowedValues(finding) }, hint);
         } else if (isSourceShape(finding.path, place.part)) {
-          if (!sourceReported) context.report('invalid_source', place, { problem: finding.message }, hint);
+          if (!sourceReported) context.report('invalid_source', place, { message: finding.message }, hint);
           sourceReported = true;
         } else if (finding.path === '/spec/nav/group' && atValue) {
-          context.report('invalid_view', place, { problem: `nav.group '${value}' is not a group of the console menu (${allowedValues(finding)}); a group is not a key of the dictionaries` }, hint);
+          context.report(code, place, { reason: 'nav-group', group: value, allowed: allowedValues(finding) }, hint);
         } else {
-          context.report(object.kind === 'View' ? 'invalid_view' : 'invalid_component', place, { problem: finding.message }, hint);
+          context.report(code, place, { reason: 'schema', message: finding.message }, hint);
         }
       }
     }
@@ -114,9 +132,10 @@ export const screenShapes = defineRule({
       });
       for (const param of schemaRefs(component)) {
         if (param.ref.startsWith('#') || param.ref.includes('://')) {
-          context.report('invalid_component', { document: component.document, pointer: param.pointer }, {
-            problem: `params.${param.name}.schema.$ref '${param.ref}' is ${param.ref.startsWith('#') ? 'local to the component' : 'remote'}; a param schema $ref names a file of the package: <file>#<pointer>`,
-          }, { hint: 'keep the schema in a file of the package (schemas/…) and write $ref: ../schemas/<file>#/<pointer>' });
+          const mistake = { reason: 'param-ref' as const, name: param.name, ref: param.ref, local: param.ref.startsWith('#') };
+          context.report('invalid_component', { document: component.document, pointer: param.pointer }, mistake, {
+            hint: 'keep the schema in a file of the package (schemas/…) and write $ref: ../schemas/<file>#/<pointer>',
+          });
         }
       }
     }
@@ -157,11 +176,11 @@ export const screenReferences = defineRule({
     unresolved_schema_ref: {
       severity: 'error',
       summary: 'A component param schema $ref names a file of the package and, after #, a JSON Pointer to a schema object in it.',
-      message: (d: { name: string; ref: string; problem: string }) => `params.${d.name}.schema.$ref '${d.ref}' ${d.problem}`,
+      message: schemaRefMessage,
     },
   },
   check(context) {
-    const files = new Map<string, SourceDocument | string>();
+    const files = new Map<string, SourceDocument | SchemaRefFailure>();
     for (const object of context.objects()) {
       if (!isScreen(object)) continue;
       const pkg = object.package;
@@ -200,8 +219,8 @@ export const screenReferences = defineRule({
       const owner = context.workspace.package(pkg);
       for (const param of schemaRefs(object)) {
         if (param.ref.startsWith('#') || param.ref.includes('://') || owner === undefined) continue;
-        const problem = schemaRefProblem(owner, object, param.ref, files);
-        if (problem) context.report('unresolved_schema_ref', at(param.pointer), { name: param.name, ref: param.ref, problem }, {
+        const resolved = resolveSchemaRef(owner, object, param.ref, files);
+        if ('reason' in resolved) context.report('unresolved_schema_ref', at(param.pointer), { name: param.name, ref: param.ref, ...resolved }, {
           hint: 'point it at a schema object in a file of the package, e.g. ../schemas/<file>.json#/$defs/<name>',
         });
       }
@@ -415,45 +434,76 @@ function schemaRefs(component: PackageObject): { name: string; ref: string; poin
   return out;
 }
 
+/** Why a param schema `$ref` names no schema object. */
+export type SchemaRefFailure =
+  | { reason: 'outside' }
+  | { reason: 'no-file' }
+  | { reason: 'not-loading'; detail: string }
+  | { reason: 'not-a-pointer'; fragment: string }
+  | { reason: 'nothing-at'; file: string; pointer: string }
+  | { reason: 'not-an-object'; file: string; pointer: string };
+
 /**
- * Why a component param `$ref: <file>#<pointer>` names no schema object, or undefined when it does. The file
- * is relative to the component's file and must stay in the package; `files` caches loads by absolute path.
+ * The JSON Schema a component param `$ref: <file>#<pointer>` names, or why it names none. The file is relative
+ * to the component's file and must stay in the package; `files` caches the loads of one check by absolute path.
  */
-export function schemaRefProblem(pkg: Package, component: PackageObject, ref: string, files: Map<string, SourceDocument | string>): string | undefined {
+export function resolveSchemaRef(
+  pkg: Package,
+  component: PackageObject,
+  ref: string,
+  files: Map<string, SourceDocument | SchemaRefFailure>,
+): { schema: Record<string, unknown> } | SchemaRefFailure {
   const hash = ref.indexOf('#');
   const file = hash < 0 ? ref : ref.slice(0, hash);
   const fragment = hash < 0 ? '' : ref.slice(hash + 1);
-  const inPackage = relative(dirname(pkg.manifest.file), dirname(component.file));
-  const target = resolve(pkg.dir, inPackage, file);
-  if (file === '' || !isInside(pkg.dir, target)) return 'points outside the package';
+  const target = resolve(pkg.dir, relative(dirname(pkg.manifest.file), dirname(component.file)), file);
+  if (file === '' || !isInside(pkg.dir, target)) return { reason: 'outside' };
   let document = files.get(target);
   if (document === undefined) {
     document = loadSchemaFile(pkg.dir, target);
     files.set(target, document);
   }
-  if (typeof document === 'string') return document;
+  if ('reason' in document) return document;
   let pointer: string;
   try {
     pointer = decodeURIComponent(fragment);
   } catch {
-    return `has a fragment that is not a JSON Pointer: '#${fragment}'`;
+    return { reason: 'not-a-pointer', fragment };
   }
-  if (pointer !== '' && !pointer.startsWith('/')) return `has a fragment that is not a JSON Pointer: '#${fragment}' (write #/<path>)`;
+  if (pointer !== '' && !pointer.startsWith('/')) return { reason: 'not-a-pointer', fragment };
   const found = valueAt(document.value, pointer);
-  if (found === undefined) return `— ${file} has nothing at ${pointer}`;
-  return isRecord(found) ? undefined : `— ${pointer || 'the document'} in ${file} is not a schema object`;
+  if (found === undefined) return { reason: 'nothing-at', file, pointer };
+  return isRecord(found) ? { schema: found } : { reason: 'not-an-object', file, pointer };
 }
 
-function loadSchemaFile(root: string, target: string): SourceDocument | string {
+function loadSchemaFile(root: string, target: string): SourceDocument | SchemaRefFailure {
   let bytes: Buffer;
   try {
-    if (!isInside(realpathSync(root), realpathSync(target))) return 'points outside the package';
+    if (!isInside(realpathSync(root), realpathSync(target))) return { reason: 'outside' };
     bytes = readFileSync(target);
   } catch {
-    return '— no such file in the package';
+    return { reason: 'no-file' };
   }
   const loaded = parseSource(bytes, target);
-  return loaded.document ?? `— the file does not load: ${loaded.findings[0]?.message ?? 'unreadable'}`;
+  return loaded.document ?? { reason: 'not-loading', detail: loaded.findings[0]?.message ?? 'unreadable' };
+}
+
+function schemaRefMessage(d: { name: string; ref: string } & SchemaRefFailure): string {
+  const head = `params.${d.name}.schema.$ref '${d.ref}'`;
+  switch (d.reason) {
+    case 'outside':
+      return `${head} points outside the package`;
+    case 'no-file':
+      return `${head} — no such file in the package`;
+    case 'not-loading':
+      return `${head} — the file does not load: ${d.detail}`;
+    case 'not-a-pointer':
+      return `${head} has a fragment that is not a JSON Pointer: '#${d.fragment}' (write #/<path>)`;
+    case 'nothing-at':
+      return `${head} — ${d.file} has nothing at ${d.pointer}`;
+    case 'not-an-object':
+      return `${head} — ${d.pointer || 'the document'} in ${d.file} is not a schema object`;
+  }
 }
 
 function isInside(dir: string, path: string): boolean {

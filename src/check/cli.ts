@@ -17,6 +17,7 @@ export const CHECK_FLAGS = {
   package: { summary: 'Package directory, or a package key found in ./packages. Repeatable.', helpValue: 'DIR|KEY' },
   format: { summary: 'Output format.', default: 'text' as Format },
   listRules: { summary: 'List every finding code with its severity and meaning, and exit.' },
+  cache: { summary: 'Reuse what earlier runs learnt of unchanged files (in $PACKAGE_SDK_CACHE/check); --no-cache parses everything afresh.' },
 };
 
 export interface CheckRequest {
@@ -26,6 +27,8 @@ export interface CheckRequest {
   format: Format;
   json: boolean;
   listRules: boolean;
+  /** Reuse parsed files and schema verdicts of unchanged files across runs. */
+  cache: boolean;
 }
 
 export interface CheckOutcome {
@@ -39,6 +42,7 @@ export interface CheckOutcome {
 export async function runCheckRequest(request: CheckRequest, version: string): Promise<CheckOutcome> {
   if (request.listRules) return listRules(request.json);
   const { check } = await import('./index.js');
+  if (request.cache) await useCheckCache();
   const { workspace, report } = await check({
     ...(request.install ? { install: request.install } : {}),
     ...(request.packages ? { packages: request.packages } : {}),
@@ -75,6 +79,8 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
         package: { type: 'string', multiple: true },
         format: { type: 'string' },
         'list-rules': { type: 'boolean' },
+        cache: { type: 'boolean' },
+        'no-cache': { type: 'boolean' },
         json: { type: 'boolean' },
       },
     });
@@ -87,10 +93,16 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
       format: format as Format,
       json: values.json ?? false,
       listRules: values['list-rules'] ?? false,
+      cache: !values['no-cache'],
     };
   } catch {
     return undefined;
   }
+}
+
+async function useCheckCache(): Promise<void> {
+  const [{ ParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../lock/cache.js')]);
+  useParseCache(new ParseCache(`${cacheRoot()}/check`));
 }
 
 async function listRules(json: boolean): Promise<CheckOutcome> {

@@ -1,4 +1,5 @@
 import type { SourceDocument } from '../load/document.js';
+import { activeParseCache } from '../load/parse-cache.js';
 import { loadTargets, type TargetOptions } from '../load/targets.js';
 import { isError, type Finding } from '../model/finding.js';
 import type { LooseFile, Workspace } from '../model/workspace.js';
@@ -43,8 +44,11 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   const deferred = new Map<SourceDocument, Finding[]>();
   const manifests = new Set(workspace.packages.map((pkg) => pkg.manifest));
   const owned = new Set(workspace.objects().filter((object) => OWNED_KINDS.has(object.kind)).map((object) => object.document));
+  const cache = activeParseCache();
   for (const [document, schema] of schemaTargets(workspace)) {
+    if (cache?.isClean(document, schema)) continue;
     const problems = await schemaFindings(document, schema);
+    if (problems.length === 0) cache?.markClean(document, schema);
     if (problems.length > 0 && owned.has(document)) {
       deferred.set(document, problems); // the owning rule reports them, in its own codes
       invalid.add(document);
@@ -58,6 +62,7 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
     findings.push(...problems);
   }
   const documents = workspace.documents();
+  cache?.flush(documents.values());
   for (const finding of workspace.findings) {
     const document = documents.get(finding.file);
     if (document && finding.severity === 'error') invalid.add(document);

@@ -34,6 +34,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
     package: Flags.string({ ...CHECK_FLAGS.package, multiple: true }),
     format: Flags.option({ ...CHECK_FLAGS.format, options: FORMATS })(),
     'list-rules': Flags.boolean(CHECK_FLAGS.listRules),
+    cache: Flags.boolean({ ...CHECK_FLAGS.cache, default: true, allowNo: true }),
   };
 
   async run(): Promise<CheckOutcome['result']> {
@@ -45,6 +46,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
       format: flags.format,
       json: this.jsonEnabled(),
       listRules: flags['list-rules'],
+      cache: flags.cache,
     };
     const outcome = await runCheckRequest(request, this.config.version);
     process.exitCode = outcome.exitCode;

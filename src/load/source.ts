@@ -11,6 +11,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { LoadResult } from './document.js';
 import { parseJson } from './json.js';
 import { lineStartsOf, loadError, positionAt } from './load-finding.js';
+import { activeParseCache } from './parse-cache.js';
 import { parseYaml } from './yaml.js';
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -27,7 +28,8 @@ export async function loadSourceFile(path: string, file: string): Promise<LoadRe
   } catch (error) {
     return { findings: [loadError('read_failed', file, { line: 1, column: 1 }, '', `cannot read the file: ${reason(error)}`)] };
   }
-  return parseSource(bytes, file);
+  const cache = activeParseCache();
+  return cache ? cache.load(bytes, file, () => parseSource(bytes, file)) : parseSource(bytes, file);
 }
 
 /** Decodes and parses `bytes` as the file `file`. */

@@ -23,7 +23,7 @@ interface Expected {
   hint?: string;
 }
 
-const codes = RULES.flatMap((rule) => Object.keys(rule.codes).map((code) => ({ rule: rule.id, code })));
+const codes = [...new Map(RULES.flatMap((rule) => Object.keys(rule.codes).map((code) => [code, { rule: rule.id, code }] as const))).values()];
 
 function cases(code: string, kind: 'valid' | 'invalid'): string[] {
   const dir = join(ROOT, code, kind);

@@ -1,6 +1,7 @@
 // Loads dist/check/cli.bundle.cjs (see scripts/build-check-bundle.mjs) with V8's code cache beside it.
-// Returns undefined when there is no bundle, so the caller falls back to the unbundled modules.
-import { readFileSync } from 'node:fs';
+// Returns undefined when there is no bundle, or when the modules were compiled after it (a `tsc` run without
+// the rest of the build), so the caller falls back to the unbundled modules.
+import { readFileSync, statSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
@@ -9,6 +10,7 @@ export function loadCheckBundle(root) {
   const file = join(root, 'dist/check/cli.bundle.cjs');
   let code;
   try {
+    if (statSync(file).mtimeMs < statSync(join(root, 'dist/check/cli.js')).mtimeMs) return undefined;
     code = readFileSync(file, 'utf8');
   } catch {
     return undefined;

@@ -14,7 +14,9 @@ import { runTests } from './index.js';
 import type { Finding } from '../model/finding.js';
 
 export async function testPackage(request: PackageTestRequest): Promise<Reply> {
-  const dir = await mkdtemp(join(tmpdir(), 'package-sdk-test-'));
+  const root = await mkdtemp(join(tmpdir(), 'package-sdk-test-'));
+  // The directory is named by the package key, as a package checked out of git would be.
+  const dir = join(root, packageKey(request) ?? 'package');
   try {
     for (const file of request.package.files) {
       const target = resolve(dir, file.path);
@@ -43,8 +45,14 @@ export async function testPackage(request: PackageTestRequest): Promise<Reply> {
       },
     };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   }
+}
+
+function packageKey(request: PackageTestRequest): string | undefined {
+  const manifest = request.package.files.find((file) => file.path === 'package.yaml');
+  const key = manifest === undefined ? undefined : /^key:\s*["']?([a-z0-9][a-z0-9-]*)["']?\s*$/m.exec(manifest.content)?.[1];
+  return key;
 }
 
 function problemOf(finding: Finding) {

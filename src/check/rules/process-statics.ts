@@ -147,21 +147,21 @@ export const processCalendars = defineRule({
   check(context) {
     for (const process of context.objects('Process')) {
       const place = (pointer: string) => ({ document: process.document, pointer });
-      const declared = (calendar: string, pointer: string): PackageObject | undefined => {
+      const declared = (calendar: string, pointer: string, field: string): PackageObject | undefined => {
         if (calendar.includes('$')) return undefined;
         const found = context.lookup(process.package, 'Calendar', calendar);
         if (!found) {
           const hint = context.suggest(process.package, 'Calendar', calendar);
-          context.report('unknown_calendar', place(pointer), { field: dottedPath(pointer), calendar }, hint ? { hint } : {});
+          context.report('unknown_calendar', place(pointer), { field, calendar }, hint ? { hint } : {});
         }
         return found;
       };
       const processCalendar = typeof process.spec.calendar === 'string' ? process.spec.calendar : undefined;
-      const processCalendarObject = processCalendar === undefined ? undefined : declared(processCalendar, '/spec/calendar');
+      const processCalendarObject = processCalendar === undefined ? undefined : declared(processCalendar, '/spec/calendar', 'spec.calendar');
 
       for (const deadline of deadlinesOf(process)) {
         const own = typeof deadline.due.calendar === 'string' ? deadline.due.calendar : undefined;
-        const calendarObject = own === undefined ? processCalendarObject : declared(own, childPointer(deadline.pointer, 'calendar'));
+        const calendarObject = own === undefined ? processCalendarObject : declared(own, childPointer(deadline.pointer, 'calendar'), `${deadline.where}.calendar`);
         const calendar = own ?? processCalendar;
         const units = workingUnits(deadline.due);
         if (units.size === 0) continue;

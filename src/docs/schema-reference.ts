@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { replaceFile } from '../author/write.js';
 import { SchemaReader, type DocDefinition, type JsonSchema, type SchemaFile } from './schema-model.js';
 
 export interface DocSection {
@@ -185,4 +186,25 @@ function escapeCell(text: string): string {
 
 function escapeProse(text: string): string {
   return text.replace(/</g, '&lt;').replace(/\n+/g, ' ');
+}
+
+export const REFERENCE_FILE = 'schema-reference.md';
+
+export interface SchemaDocsResult {
+  file: string;
+  definitions: number;
+  /** True when the file already held the current reference. */
+  fresh: boolean;
+  written: boolean;
+}
+
+/** Regenerates `<out>/schema-reference.md`; with `check`, only compares (nothing is written). */
+export async function schemaDocs(options: { schemaDir: string; out: string; check?: boolean }): Promise<SchemaDocsResult> {
+  const sections = await schemaReference(options.schemaDir);
+  const text = renderSchemaReference(sections);
+  const file = join(options.out, REFERENCE_FILE);
+  const current = await readFile(file, 'utf8').catch(() => undefined);
+  const fresh = current === text;
+  if (!options.check && !fresh) await replaceFile(file, text);
+  return { file, definitions: sections.reduce((n, section) => n + section.definitions.length, 0), fresh, written: !options.check && !fresh };
 }

@@ -1,0 +1,99 @@
+/**
+ * The CI files `init` writes: a GitHub Actions workflow that checks and tests the package on every
+ * push, and on a tag builds the plan as an artifact and applies exactly that plan (by its hash) once
+ * the environment's reviewers approve.
+ */
+import { readFileSync } from 'node:fs';
+
+export const WORKFLOW_PATH = '.github/workflows/package.yml';
+
+/** The version of the package-sdk that wrote the workflow: CI installs the same one. */
+function toolVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+export function githubWorkflow(): string {
+  return `# Written by package-sdk init. check and test on every push and pull request; on a tag v*, the plan
+# is built against the core and kept as an artifact, and the job apply applies exactly that plan (its
+# planHash) once a reviewer of the environment "production" approves it.
+# Secrets: CP_TOKEN (the core's token); variables: CP_SERVER (the core's URL). Installation variables
+# of the package go to the environment as variables of the same name (package-sdk describe . --env-example).
+name: package
+
+on:
+  push:
+    branches: [main]
+    tags: ['v*']
+  pull_request:
+
+env:
+  PACKAGE_SDK: package-sdk@${toolVersion()}
+
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+      - run: npm install --global "$PACKAGE_SDK"
+      - name: check
+        run: package-sdk check --format github
+      - name: test
+        run: package-sdk test
+
+  plan:
+    if: startsWith(github.ref, 'refs/tags/v')
+    needs: check
+    runs-on: ubuntu-latest
+    outputs:
+      plan-hash: \${{ steps.plan.outputs.plan-hash }}
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          path: package
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+      - run: npm install --global "$PACKAGE_SDK"
+      - name: installation of this package
+        run: |
+          key=$(sed -n 's/^key: *//p' package/package.yaml)
+          printf 'apiVersion: taimen.ai/v1\\nkind: Installation\\nkey: ci\\nspec:\\n  packages:\\n    - {key: %s, path: package}\\n' "$key" > packages.yaml
+      - id: plan
+        name: plan
+        env:
+          CP_TOKEN: \${{ secrets.CP_TOKEN }}
+        run: |
+          package-sdk plan --install packages.yaml --server "\${{ vars.CP_SERVER }}" --out plan.json
+          echo "plan-hash=$(node -e 'console.log(JSON.parse(require("fs").readFileSync("plan.json","utf8")).planHash)')" >> "$GITHUB_OUTPUT"
+      - uses: actions/upload-artifact@v4
+        with:
+          name: plan
+          path: |
+            plan.json
+            packages.yaml
+
+  apply:
+    needs: plan
+    runs-on: ubuntu-latest
+    environment: production
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          path: package
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+      - run: npm install --global "$PACKAGE_SDK"
+      - uses: actions/download-artifact@v4
+        with:
+          name: plan
+      - name: apply the reviewed plan
+        env:
+          CP_TOKEN: \${{ secrets.CP_TOKEN }}
+        run: package-sdk apply --plan plan.json --server "\${{ vars.CP_SERVER }}" --plan-hash "\${{ needs.plan.outputs.plan-hash }}"
+`;
+}

@@ -1,0 +1,66 @@
+/**
+ * `package-sdk init DIR`: a new package that passes `check` and its own scenario — a manifest with
+ * engines, a process with its identity agent and owner role, a task type, a scenario, a README with the
+ * generated sections and a CI workflow. Never overwrites: an existing file is a refusal before anything
+ * is written.
+ */
+import { existsSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { displayPath, loadPackage } from '../load/package.js';
+import { descriptionOf } from '../docs/describe.js';
+import { newReadme } from '../docs/package-readme.js';
+import { checkKey, writeTemplates } from './add.js';
+import { githubWorkflow, WORKFLOW_PATH } from './ci.js';
+import { manifestTemplate, objectTemplates, processScenario, titleOf } from './templates.js';
+import { AuthorRefusal, createFile } from './write.js';
+
+export interface InitOptions {
+  dir: string;
+  /** Package key; the directory name by default (a package's key is its directory name). */
+  key?: string;
+  displayName?: string;
+  license?: string;
+  cwd?: string;
+}
+
+/** `init --json`. */
+export interface InitResult {
+  key: string;
+  dir: string;
+  created: string[];
+}
+
+export async function initPackage(options: InitOptions): Promise<InitResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const dir = resolve(cwd, options.dir);
+  const key = options.key ?? basename(dir);
+  checkKey('Package', key);
+  if (key !== basename(dir)) {
+    throw new AuthorRefusal('package_key_mismatch', `the key of a package is the name of its directory: '${key}' is not '${basename(dir)}'; run package-sdk init ${join(options.dir, '..', key)}`);
+  }
+  const show = (path: string): string => displayPath(cwd, path) || '.';
+  const context = { packageKey: key, taskType: `${key}-review`, year: new Date().getUTCFullYear() };
+  const templates = [
+    manifestTemplate(key, { displayName: options.displayName ?? titleOf(key), ...(options.license ? { license: options.license } : {}) }),
+    ...objectTemplates('TaskType', `${key}-review`, context),
+    ...objectTemplates('Process', key, context),
+    processScenario(key),
+  ];
+  const others = ['README.md', WORKFLOW_PATH];
+  for (const path of [...templates.map((template) => template.path), ...others]) {
+    if (existsSync(join(dir, path))) throw new AuthorRefusal('file_exists', `${show(join(dir, path))} already exists; package-sdk init never overwrites a file`);
+  }
+  const result: InitResult = { key, dir: show(dir), created: [] };
+  await writeTemplates(dir, templates, show, result);
+  const loaded = await loadPackage(dir, { cwd: dir });
+  if (!loaded.package) throw new Error(`the package written in ${show(dir)} does not load: ${loaded.findings[0]?.message ?? 'unknown'}`);
+  const summary = `${options.displayName ?? titleOf(key)}: a process \`${key}\` that a request starts and a person of the role \`${key}-owner\` reviews. Check it with \`package-sdk check\`, run its scenario with \`package-sdk test\`.`;
+  for (const [path, text] of [
+    ['README.md', newReadme(descriptionOf(loaded.package), summary)],
+    [WORKFLOW_PATH, githubWorkflow()],
+  ] as const) {
+    await createFile(join(dir, path), text, show(join(dir, path)));
+    result.created.push(show(join(dir, path)));
+  }
+  return result;
+}

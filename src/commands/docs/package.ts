@@ -1,0 +1,45 @@
+import { Args, Command, Flags } from '@oclif/core';
+import type { PackageDocsResult } from '../../docs/package-readme.js';
+
+export default class DocsPackage extends Command {
+  static override summary = 'Generated README sections of a package: objects, variables, settings, requirements, agents.';
+  static override description = `The sections live between <!-- package-sdk:docs --> and <!-- /package-sdk:docs --> in README.md; the rest
+of the README is yours. Without a flag the sections are printed; --write updates README.md; --check exits 1
+when README.md is stale.`;
+
+  static override examples = [
+    { description: 'Print the sections', command: '<%= config.bin %> <%= command.id %> packages/claims' },
+    { description: 'Update README.md', command: '<%= config.bin %> <%= command.id %> . --write' },
+    { description: 'Fail in CI when README.md is stale', command: '<%= config.bin %> <%= command.id %> . --check' },
+  ];
+
+  static override enableJsonFlag = true;
+
+  static override args = {
+    dir: Args.string({ description: 'Package directory.', default: '.' }),
+  };
+
+  static override flags = {
+    write: Flags.boolean({ summary: 'Update README.md.', exclusive: ['check'] }),
+    check: Flags.boolean({ summary: 'Exit 1 when README.md is stale.', exclusive: ['write'] }),
+  };
+
+  async run(): Promise<PackageDocsResult> {
+    const { args, flags } = await this.parse(DocsPackage);
+    const { packageDocs } = await import('../../docs/package-readme.js');
+    const { AuthorRefusal } = await import('../../author/write.js');
+    try {
+      const result = await packageDocs(args.dir, { write: flags.write });
+      if (flags.check && !result.fresh) process.exitCode = 1;
+      if (!this.jsonEnabled()) {
+        if (flags.write) this.log(`${result.written ? 'updated' : 'unchanged'} ${result.readme}`);
+        else if (flags.check) this.log(result.fresh ? `${result.readme} is up to date` : `${result.readme} is stale: run package-sdk docs package ${args.dir} --write`);
+        else this.log(result.sections);
+      }
+      return result;
+    } catch (error) {
+      if (error instanceof AuthorRefusal) this.error(error.message, { exit: 1, code: error.code });
+      throw error;
+    }
+  }
+}

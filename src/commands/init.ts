@@ -1,0 +1,48 @@
+import { Args, Command, Flags } from '@oclif/core';
+import type { InitResult } from '../author/init.js';
+
+export default class Init extends Command {
+  static override summary = 'Create a package that passes check and its own scenario.';
+  static override description = `Writes DIR/package.yaml (with engines), a process with its identity agent and owner role, a task type, a
+scenario in tests/, a README with the generated sections and a GitHub Actions workflow. Every YAML file
+starts with the yaml-language-server modeline of this installation's schema/v1. Never overwrites a file.`;
+
+  static override examples = [
+    { description: 'A package in ./demo', command: '<%= config.bin %> <%= command.id %> demo' },
+    { description: 'With a display name and a license', command: '<%= config.bin %> <%= command.id %> packages/claims --display-name "Customer claims" --license Apache-2.0' },
+  ];
+
+  static override enableJsonFlag = true;
+
+  static override args = {
+    dir: Args.string({ description: 'Directory of the new package; its name is the package key.', required: true }),
+  };
+
+  static override flags = {
+    key: Flags.string({ summary: 'Package key (must equal the directory name).', helpValue: 'KEY' }),
+    'display-name': Flags.string({ summary: 'Display name of the package.', helpValue: 'TEXT' }),
+    license: Flags.string({ summary: 'SPDX license identifier.', helpValue: 'SPDX' }),
+  };
+
+  async run(): Promise<InitResult> {
+    const { args, flags } = await this.parse(Init);
+    const { initPackage } = await import('../author/init.js');
+    const { AuthorRefusal } = await import('../author/write.js');
+    try {
+      const result = await initPackage({
+        dir: args.dir,
+        ...(flags.key ? { key: flags.key } : {}),
+        ...(flags['display-name'] ? { displayName: flags['display-name'] } : {}),
+        ...(flags.license ? { license: flags.license } : {}),
+      });
+      if (!this.jsonEnabled()) {
+        for (const file of result.created) this.log(`created ${file}`);
+        this.log(`\nnext: cd ${args.dir} && ${this.config.bin} check && ${this.config.bin} test`);
+      }
+      return result;
+    } catch (error) {
+      if (error instanceof AuthorRefusal) this.error(error.message, { exit: 1, code: error.code });
+      throw error;
+    }
+  }
+}

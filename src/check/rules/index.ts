@@ -4,6 +4,7 @@
 import type { Rule } from '../rule.js';
 import { connectionTypes } from './connection-types.js';
 import { dictionaries, locales } from './dictionaries.js';
+import { decisionTables } from './decision-tables.js';
 import { duplicates } from './duplicates.js';
 import { installationKnowledge, knowledgeDeclared, knowledgePacks } from './knowledge.js';
 import { engines, requires, variables } from './manifest.js';
@@ -35,6 +36,7 @@ export const RULES: readonly Rule[] = [
   processCalendars,
   // process language
   processExpressionRules,
+  decisionTables,
   // renames and retire
   renames,
   retire,

@@ -35,7 +35,7 @@ export async function runTestCommand(options: TestCommandOptions): Promise<TestO
     await writeFile(temp, renderJunit(report));
     await rename(temp, options.junit);
   }
-  const loadOnly = report.tests.length === 0 && report.problems.some((p) => ['package_not_found', 'file_unreadable', 'io_error'].includes(p.code));
+  const loadOnly = report.tests.length === 0 && report.problems.some((p) => ['package_not_found', 'read_failed'].includes(p.code));
   return {
     report,
     exitCode: loadOnly ? 2 : report.ok ? 0 : 1,

@@ -661,7 +661,7 @@ export class ProcessRun {
     }
     if (skill !== undefined && skill.sideEffects !== undefined && skill.sideEffects !== 'none') this.sideEffects.push(name);
     const answer = this.options.mocks.answer(group, name, id, input);
-    if (answer === undefined) throw new ScenarioFailure('mock_missing', `step '${id}' calls ${group === 'skills' ? 'skill' : 'agent'} ${name}, and the test has no answer for it`, { path: `/mocks/${group}` });
+    if (answer === undefined) throw new ScenarioFailure('mock_missing', `step '${id}' calls ${group === 'skills' ? 'skill' : 'agent'} ${name}, and the test has no answer for it`);
     this.record('process.call', id, { [group === 'skills' ? 'skill' : 'agent']: name, input });
     if (answer.timeout === true) {
       if (call.timeout !== undefined) await this.sleep(this.point(call.timeout, ctx), scope, id);
@@ -694,7 +694,7 @@ export class ProcessRun {
   private async recall(recall: Spec, id: string, scope: Scope, ctx: StepContext): Promise<{ result?: unknown; skipOutput?: boolean }> {
     const query = { step: id, query: typeof recall.query === 'string' ? this.evaluateOrNull(recall.query, ctx) : null, kinds: recall.kinds ?? [] };
     const answer = this.options.mocks.answer('recall', '', id, query);
-    if (answer === undefined) throw new ScenarioFailure('mock_missing', `step '${id}' recalls memory, and the test has no recall answer for it (mocks.recall)`, { path: '/mocks/recall' });
+    if (answer === undefined) throw new ScenarioFailure('mock_missing', `step '${id}' recalls memory, and the test has no recall answer for it (mocks.recall)`);
     this.recalled.push(id);
     if (answer.timeout === true) {
       if (typeof recall.timeout === 'string') await this.sleep(this.clock.now + milliseconds(recall.timeout), scope, id);

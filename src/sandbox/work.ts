@@ -35,7 +35,7 @@ export function invokeSkill(
   const spec = tools.catalog.spec('Skill', skill);
   if (spec !== undefined && spec.sideEffects !== undefined && spec.sideEffects !== 'none') log.sideEffects.push(skill);
   const answer = tools.mocks.answer('skills', skill, step, inputs);
-  if (answer === undefined) throw new ScenarioFailure('mock_missing', `skill ${skill} is invoked, and the test has no answer for it (mocks.skills)`, { path: '/mocks' });
+  if (answer === undefined) throw new ScenarioFailure('mock_missing', `skill ${skill} is invoked, and the test has no answer for it (mocks.skills)`);
   if (answer.error !== undefined) return { error: answer.error };
   if (answer.timeout === true) return { error: { type: 'timeout', detail: `${skill} did not answer in time` } };
   const contract = isRecord(spec?.contract) ? spec.contract : {};

@@ -1,0 +1,87 @@
+/**
+ * Package scenarios run in the sandbox engine: the corpus's and the example's must pass; the engine's own
+ * fixture exercises every step kind; a failing scenario of each `expect` field says what failed and where.
+ */
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runTests, type TestOptions } from '../../src/sandbox/index.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const CORPUS = join(ROOT, '../shared/corpus');
+const PROCESS = join(CORPUS, 'fixtures/process');
+
+async function outcomes(options: TestOptions) {
+  const { report } = await runTests({ cwd: ROOT, ...options });
+  return report;
+}
+
+describe('scenarios that must pass', () => {
+  it.each([
+    ['claims', { install: join(CORPUS, 'claims/packages.yaml') }, 12],
+    ['settings', { paths: [join(CORPUS, 'fixtures/settings/packages/claims-intake')] }, 2],
+    ['sla', { paths: [join(CORPUS, 'fixtures/sla/packages/sla-demo')] }, 1],
+    ['pyramid', { paths: [join(CORPUS, 'fixtures/pyramid/packages/review-flow')] }, 4],
+    ['purchase (loose files)', { paths: ['purchase.process.yaml', 'ru.calendar.yaml', 'purchase.test.yaml'].map((f) => join(PROCESS, f)) }, 1],
+    ['the bundled example', { paths: [join(ROOT, 'fixtures/example/packages/field-maintenance')] }, 6],
+    ['the engine fixture', { paths: [join(ROOT, 'fixtures/sandbox/packages/engine-demo')] }, 5],
+  ])('%s', async (_name, options, count) => {
+    const report = await outcomes(options);
+    expect(report.tests.filter((t) => t.status !== 'passed').map((t) => `${t.file}: ${t.failure?.message}`)).toEqual([]);
+    expect(report.passed).toBe(count);
+    expect(report.ok).toBe(true);
+  });
+
+  it('reports coverage per process from all its tests', async () => {
+    const report = await outcomes({ paths: [join(ROOT, 'fixtures/sandbox/packages/engine-demo')] });
+    expect(report.coverage).toEqual([expect.objectContaining({ process: 'order', total: 30, covered: 28, missed: ['intake-reminder', 'remind-intake'] })]);
+  });
+
+  it('selects one test by name', async () => {
+    const report = await outcomes({ paths: [join(ROOT, 'fixtures/sandbox/packages/engine-demo')], test: 'an order nobody pays ends unpaid' });
+    expect(report.tests.map((t) => t.name)).toEqual(['an order nobody pays ends unpaid']);
+  });
+});
+
+describe('failing scenarios say what failed and where', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-failing-'));
+  const pkg = join(dir, 'engine-demo');
+  cpSync(join(ROOT, 'fixtures/sandbox/packages/engine-demo'), pkg, { recursive: true });
+  rmSync(join(pkg, 'tests'), { recursive: true });
+  cpSync(join(ROOT, 'fixtures/sandbox/failing'), join(pkg, 'tests'), { recursive: true });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const reportPromise = runTests({ cwd: dir, paths: ['engine-demo'] });
+
+  it('runs every failing fixture and fails it', async () => {
+    const { report } = await reportPromise;
+    expect(report.tests).toHaveLength(readdirSync(join(ROOT, 'fixtures/sandbox/failing')).length);
+    expect(report.tests.filter((t) => t.status === 'passed').map((t) => t.file)).toEqual([]);
+  });
+
+  it.each([
+    ['status', 'expectation_failed', 12, /^status: expected completed, got running/],
+    ['outcome', 'expectation_failed', 12, /^outcome: expected paid, got none \(status running\)/],
+    ['error', 'expectation_failed', 12, /^error: expected order-rejected, got no error/],
+    ['stages', 'expectation_failed', 12, /^stages\.approval: expected open, got not_started/],
+    ['milestones', 'expectation_failed', 12, /^milestones: expected paid reached, reached: reserved/],
+    ['tasks', 'expectation_failed', 12, /^tasks: expected a task \{"step":"check-order","assignee":"carl"\}, open tasks: \[\{"step":"check-order"/],
+    ['timers', 'expectation_failed', 12, /^timers: expected a pending timer \{"id":"intake-reminder","at":"2026-10-06T14:00:00\+02:00"\}, pending: \[/],
+    ['data', 'expectation_failed', 12, /^data\.tier: expected "small", got "large"/],
+    ['sla', 'expectation_failed', 12, /^sla\.check-order: expected breached, got ok/],
+    ['events', 'expectation_failed', 12, /^events: expected \["process\.completed"\] in order since the last expect, got \["process\.started"/],
+    ['memory', 'expectation_failed', 12, /^memory\.recalled: expected recalls by recall-history, got \[\]/],
+    ['no-side-effects', 'expectation_failed', 12, /^noSideEffects: expected none, got calls of stock\.reserve@1/],
+    ['refused', 'step_refused', 14, /the core refuses the vote of bob on 'approve-order': not_your_turn/],
+    ['not-assignee', 'not_assignee', 12, /zed may not complete the task of step 'check-order'/],
+    ['mock-missing', 'mock_missing', 4, /step 'call-stock' calls skill stock\.reserve@1, and the test has no answer for it/],
+    ['mock-invalid', 'mock_output_invalid', 6, /breaks the skill's output schema: must have required property 'reservation'/],
+    ['coverage', 'coverage_below_minimum', 3, /^coverage \d+(\.\d)?% is below the minimum 90%/],
+  ])('%s', async (name, code, line, message) => {
+    const { report } = await reportPromise;
+    const test = report.tests.find((t) => t.file.endsWith(`/${name}.test.yaml`));
+    expect(test?.status).toBe('failed');
+    expect(test?.failure).toMatchObject({ code, line });
+    expect(test?.failure?.message).toMatch(message);
+  });
+});

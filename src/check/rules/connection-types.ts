@@ -19,33 +19,39 @@ export const connectionTypes = defineRule({
   },
   check(context) {
     for (const type of context.objects('ConnectionType')) {
-      const account = type.spec.accountField;
-      if (isMapping(account) && typeof account.pattern === 'string') {
-        const problem = patternProblem(account.pattern);
-        if (problem) {
-          context.report(
-            'invalid_connection_type',
-            { document: type.document, pointer: '/spec/accountField/pattern' },
-            { field: 'accountField.pattern', value: account.pattern, problem },
-            { hint: 'write a regular expression that the whole account matches, e.g. ^[a-z0-9-]+$' },
-          );
-        }
-      }
-      const oauth2 = type.spec.oauth2;
-      if (isMapping(oauth2) && typeof oauth2.tokenUrlTemplate === 'string') {
-        const problem = tokenUrlProblem(oauth2.tokenUrlTemplate);
-        if (problem) {
-          context.report(
-            'invalid_connection_type',
-            { document: type.document, pointer: '/spec/oauth2/tokenUrlTemplate' },
-            { field: 'oauth2.tokenUrlTemplate', value: oauth2.tokenUrlTemplate, problem },
-            { hint: 'e.g. https://{account}.provider.example/oauth/token or https://provider.example/oauth/token' },
-          );
-        }
+      for (const field of CHECKED_FIELDS) {
+        const value = field.read(type.spec);
+        const problem = typeof value === 'string' ? field.problem(value) : undefined;
+        if (typeof value !== 'string' || problem === undefined) continue;
+        context.report('invalid_connection_type', { document: type.document, pointer: field.pointer }, { field: field.name, value, problem }, { hint: field.hint });
       }
     }
   },
 });
+
+/** The fields the core checks without a provider: where each is, why it would be refused, and the fix. */
+const CHECKED_FIELDS: readonly {
+  name: string;
+  pointer: string;
+  read: (spec: Record<string, unknown>) => unknown;
+  problem: (value: string) => string | undefined;
+  hint: string;
+}[] = [
+  {
+    name: 'accountField.pattern',
+    pointer: '/spec/accountField/pattern',
+    read: (spec) => (isMapping(spec.accountField) ? spec.accountField.pattern : undefined),
+    problem: (value) => patternProblem(value),
+    hint: 'write a regular expression that the whole account matches, e.g. ^[a-z0-9-]+$',
+  },
+  {
+    name: 'oauth2.tokenUrlTemplate',
+    pointer: '/spec/oauth2/tokenUrlTemplate',
+    read: (spec) => (isMapping(spec.oauth2) ? spec.oauth2.tokenUrlTemplate : undefined),
+    problem: (value) => tokenUrlProblem(value),
+    hint: 'e.g. https://{account}.provider.example/oauth/token or https://provider.example/oauth/token',
+  },
+];
 
 function patternProblem(pattern: string): string | undefined {
   try {

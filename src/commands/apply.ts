@@ -31,7 +31,7 @@ Exit status: 0 applied, 1 refusal (stale, edited, not approved, core error), 2 u
 
   async run(): Promise<ApplyResult> {
     const { flags } = await this.parse(Apply);
-    const [{ apply }, { asRefusal }, { paintFor }] = await Promise.all([import('../plan/apply.js'), import('../plan/refusal.js'), import('../report/paint.js')]);
+    const [{ apply }, { asRefusal }] = await Promise.all([import('../plan/apply.js'), import('../plan/refusal.js')]);
     const interactive = Boolean(process.stdin.isTTY) && !this.jsonEnabled();
     const showProgress = Boolean(process.stderr.isTTY) && !this.jsonEnabled();
     try {
@@ -47,8 +47,10 @@ Exit status: 0 applied, 1 refusal (stale, edited, not approved, core error), 2 u
     } catch (error) {
       const refusal = await asRefusal(error);
       if (!refusal) throw error;
-      const paint = paintFor(process.stderr);
-      this.error(`${refusal.message}${refusal.hint ? `\n  ${paint.dim(`hint: ${refusal.hint}`)}` : ''}`, { exit: refusal.exitCode, code: refusal.code });
+      if (this.jsonEnabled()) this.error(refusal.message, { exit: refusal.exitCode, code: refusal.code });
+      const [{ renderRefusal }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
+      this.logToStderr(renderRefusal(refusal, paintFor(process.stderr)));
+      this.exit(refusal.exitCode);
     }
   }
 

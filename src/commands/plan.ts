@@ -47,7 +47,10 @@ Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core err
     } catch (error) {
       const refusal = await asRefusal(error);
       if (!refusal) throw error;
-      this.error(`${refusal.message}${refusal.hint ? `\n  hint: ${refusal.hint}` : ''}`, { exit: refusal.exitCode, code: refusal.code });
+      if (this.jsonEnabled()) this.error(refusal.message, { exit: refusal.exitCode, code: refusal.code });
+      const [{ renderRefusal }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
+      this.logToStderr(renderRefusal(refusal, paintFor(process.stderr)));
+      this.exit(refusal.exitCode);
     }
   }
 }

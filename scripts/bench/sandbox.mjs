@@ -1,0 +1,35 @@
+// Throughput of the package test engine (src/sandbox/) through the built modules: the 12 scenarios of the claims
+// example, loaded once, then run again and again in process (each run builds its engines, CEL environments and
+// mocks anew, as `package-sdk test` does). Reported: scenarios per second, wall clock and CPU time.
+import { existsSync } from 'node:fs';
+
+const ROUNDS = 20;
+
+export async function run({ root }) {
+  const claims = `${root}../shared/corpus/claims`;
+  if (!existsSync(claims)) return [];
+  const { loadTargets } = await import(new URL('dist/load/targets.js', `file://${root}`).href);
+  const { Catalog } = await import(new URL('dist/sandbox/catalog.js', `file://${root}`).href);
+  const { runScenario } = await import(new URL('dist/sandbox/scenario.js', `file://${root}`).href);
+  const workspace = await loadTargets({ cwd: claims, install: 'packages.yaml' });
+  const pkg = workspace.packages[0];
+  const catalog = Catalog.forPackage(workspace, pkg.key);
+  const once = async () => {
+    for (const test of pkg.tests) {
+      const result = await runScenario(test.document, catalog, pkg.key);
+      if (result.status !== 'passed') throw new Error(`${test.file}: ${result.failure?.message}`);
+    }
+  };
+  await once(); // warm: compiled schemas and checked expressions of the first run are not what we measure
+  const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < ROUNDS; i++) await once();
+  const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = process.cpuUsage(cpu);
+  const cpuSeconds = (used.user + used.system) / 1e6;
+  const scenarios = ROUNDS * pkg.tests.length;
+  return [
+    { name: `sandbox: claims scenarios per second (${pkg.tests.length} scenarios × ${ROUNDS})`, value: Math.round(scenarios / wallSeconds), unit: 'scenarios/s' },
+    { name: 'sandbox: claims scenarios per CPU second', value: Math.round(scenarios / cpuSeconds), unit: 'scenarios/s' },
+  ];
+}

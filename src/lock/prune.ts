@@ -11,7 +11,8 @@ import { transportOf } from './source.js';
 /**
  * `package-sdk cache prune` (compat §2.8): remove the checkouts that no lock file references and that
  * were not used within the hour; mirrors stay (a checkout is extracted again without the network).
- * `--all` empties the cache. Every lock file is read before anything is deleted.
+ * `--all` empties the cache, the parsed files `check` keeps included. Every lock file is read before
+ * anything is deleted.
  */
 
 export interface PruneOptions {
@@ -50,6 +51,7 @@ export async function prune(options: PruneOptions = {}): Promise<PruneReport> {
       });
       report.removed += 1;
     }
+    await rm(join(root, 'check'), { recursive: true, force: true }); // what check remembers of parsed files
     return report;
   }
   report.lockFiles = options.locks?.length ? options.locks.map((file) => resolve(file)) : await findLockFiles(options.cwd ?? process.cwd());

@@ -301,7 +301,8 @@ function quotedEnd(text: string, from: number): number {
 }
 
 function messageKeyMistake(document: SourceDocument, pointer: string, key: string): { mistake: MessageMistake; hint: string } | undefined {
-  const written = writtenKey(document, pointer);
+  // Only a key whose text reads as a number, a boolean or null can have been written as one: look at those.
+  const written = readsAsNonText(key) ? writtenKey(document, pointer) : undefined;
   const read = written === undefined ? undefined : resolvePlain(written);
   if (written !== undefined && read !== undefined && 'value' in read && typeof read.value !== 'string') {
     const holds = read.value === null ? 'null' : `a ${typeof read.value}`;
@@ -310,6 +311,11 @@ function messageKeyMistake(document: SourceDocument, pointer: string, key: strin
   if (key === '') return { mistake: { reason: 'empty-key' }, hint: 'name the message, e.g. <package>.list.title' };
   if (!MESSAGE_KEY.test(key)) return { mistake: { reason: 'bad-key', key }, hint: `name the message, e.g. ${suggestedKey(key)}, and put the text after it` };
   return undefined;
+}
+
+function readsAsNonText(text: string): boolean {
+  const read = resolvePlain(text);
+  return !('value' in read) || typeof read.value !== 'string';
 }
 
 /** A mapping key as written when it is a plain (unquoted) scalar; undefined for quoted and multi-line keys. */

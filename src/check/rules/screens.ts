@@ -244,7 +244,7 @@ export const screenAggregates = defineRule({
     for (const object of context.objects()) {
       if (!isScreen(object)) continue;
       for (const expression of viewExpressions(object.spec)) {
-        if (expression.aggregates) continue;
+        if (expression.aggregates || !expression.source.includes('(')) continue;
         for (const match of blankStrings(expression.source).matchAll(AGGREGATE_CALL)) {
           const name = match[1]!;
           context.report('aggregate_outside_metrics', { document: object.document, pointer: expression.pointer, offset: match.index, length: name.length }, { name }, {
@@ -359,11 +359,12 @@ export function shownMessages(screen: PackageObject, pkg: string): ShownMessage[
  */
 class UsedMessages {
   private readonly keys = new Set<string>();
-  private readonly prefixes: string[] = [];
+  /** Keys under these (each ending in `.`) are used too. */
+  private readonly prefixes = new Set<string>();
 
   constructor(private readonly pkg: Package) {
     this.keys.add(`${pkg.key}.title`);
-    this.prefixes.push(`${pkg.key}.settings.`);
+    this.prefixes.add(`${pkg.key}.settings.`);
     const settings = (pkg.manifest.value as { spec?: { settings?: { uischema?: unknown } } } | null)?.spec?.settings;
     for (const label of stringsNamed(settings?.uischema, new Set(['label', 'text']))) this.keys.add(label);
   }
@@ -373,7 +374,11 @@ class UsedMessages {
   }
 
   has(key: string): boolean {
-    return this.keys.has(key) || this.prefixes.some((prefix) => key.startsWith(prefix));
+    if (this.keys.has(key)) return true;
+    for (let dot = key.indexOf('.'); dot >= 0; dot = key.indexOf('.', dot + 1)) {
+      if (this.prefixes.has(key.slice(0, dot + 1))) return true;
+    }
+    return false;
   }
 
   /** The fields a screen reads, by their default labels; the values of its filters, under theirs. */
@@ -391,7 +396,7 @@ class UsedMessages {
       }
       if (block.block === 'header' && typeof block.title === 'string') this.keys.add(defaultLabel(this.pkg.key, screen, block.title));
       forEachAt(block, ['filters', '*'], pointer, (filter) => {
-        if (typeof filter === 'string') this.prefixes.push(`${defaultLabel(this.pkg.key, screen, filter)}.`);
+        if (typeof filter === 'string') this.prefixes.add(`${defaultLabel(this.pkg.key, screen, filter)}.`);
       });
     });
   }
@@ -573,6 +578,7 @@ function stringsNamed(value: unknown, names: ReadonlySet<string>): string[] {
  * offsets): what is left is code. Handles '…', "…", triple quotes, escapes, and raw strings (r'…').
  */
 export function blankStrings(text: string): string {
+  if (!text.includes('"') && !text.includes("'")) return text;
   const out = text.split('');
   let i = 0;
   while (i < text.length) {

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { codeCatalog } from '../../../src/check/catalog.js';
+import { check } from '../../../src/check/index.js';
+import { blankStrings } from '../../../src/check/rules/screens.js';
+
+const CORPUS = join(import.meta.dirname, '../../../../shared/corpus');
+
+describe('blankStrings: the code of a CEL expression, string literals blanked at the same offsets', () => {
+  it.each([
+    ['no strings', 'sum(data.amount)', 'sum(data.amount)'],
+    ['single quotes', "data.item + ' (sum)'", "data.item + '      '"],
+    ['double quotes with an escaped quote', 'x + "a\\"sum(b" + count()', 'x + "        " + count()'],
+    ['triple quotes', "'''it's sum(x)''' + y", "'''           ''' + y"],
+    ['a raw string keeps its backslash', "r'\\' + max(x)", "r' ' + max(x)"],
+    ['an unterminated string runs to the end', "f('sum(", "f('    "],
+  ])('%s', (_name, text, expected) => {
+    expect(blankStrings(text)).toBe(expected);
+    expect(blankStrings(text)).toHaveLength(text.length);
+  });
+});
+
+describe('the screens package of the corpus', () => {
+  it('checks clean: no error and no warning', async () => {
+    const { report } = await check({ cwd: join(CORPUS, 'fixtures/screens') });
+    expect(report.objects).toBe(5);
+    expect([...report.errors, ...report.warnings]).toEqual([]);
+  });
+});
+
+describe('codes that several families report', () => {
+  it('are one catalog entry naming every family, with both severities when they differ', () => {
+    const roles = codeCatalog().filter((info) => info.code === 'unknown_role');
+    expect(roles).toHaveLength(1);
+    expect(roles[0]?.source).toContain('references/closure');
+    expect(roles[0]?.source).toContain('screens/references');
+    expect(roles[0]?.severity).toBe('warning/error');
+  });
+});

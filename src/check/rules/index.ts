@@ -10,6 +10,7 @@ import { installationKnowledge, knowledgeDeclared, knowledgePacks } from './know
 import { engines, requires, variables } from './manifest.js';
 import { processCalendars, processElementRules } from './process-statics.js';
 import { processExpressionRules } from './process-expressions.js';
+import { processReachability } from './process-reachability.js';
 import { references } from './references.js';
 import { renames, retire } from './renames.js';
 import { screenAggregates, screenMessages, screenReferences, screenShapes } from './screens.js';
@@ -37,6 +38,7 @@ export const RULES: readonly Rule[] = [
   // process language
   processExpressionRules,
   decisionTables,
+  processReachability,
   // renames and retire
   renames,
   retire,

@@ -4,6 +4,7 @@
  * the error envelope `{"error": {code, message, details}}` becomes a `BundleFailure` with the same code.
  */
 import { existsSync } from 'node:fs';
+import { isSafeTransport } from '../core/client.js';
 import { BundleFailure } from './failure.js';
 import { defaultSignatureFile, readJsonFile } from './file.js';
 
@@ -15,8 +16,6 @@ export interface Connection {
   token?: string;
 }
 
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
 /** https anywhere; plain http only to this machine, so a token never crosses a network in clear. */
 export function connection(server: string | undefined, token: string | undefined): Connection {
   const text = server ?? process.env.KERNOS_SERVER ?? DEFAULT_SERVER;
@@ -26,7 +25,7 @@ export function connection(server: string | undefined, token: string | undefined
   } catch {
     throw new BundleFailure('usage', `--server ${text} is not a URL (expected https://host[:port] or http://127.0.0.1:port)`, 2);
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
+  if (!isSafeTransport(url)) {
     throw new BundleFailure('usage', `--server ${text}: use https, or http only for a loopback address (127.0.0.1, localhost, [::1])`, 2);
   }
   const base = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '')}`;

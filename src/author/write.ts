@@ -39,3 +39,22 @@ export async function replaceFile(path: string, text: string): Promise<void> {
   await writeFile(temp, text);
   await rename(temp, path);
 }
+
+/** What a command needs to report a refusal. */
+interface RefusingCommand {
+  jsonEnabled(): boolean;
+  error(message: string, options: { exit: number; code: string }): never;
+  logToStderr(message: string): void;
+  exit(code: number): never;
+}
+
+/**
+ * Reports an `AuthorRefusal` as one unwrapped line (`error <code>: <message>`, exit 1) — or as the JSON
+ * error under `--json` — and rethrows anything else (an internal bug keeps its stack trace).
+ */
+export function exitOnRefusal(command: RefusingCommand, error: unknown): never {
+  if (!(error instanceof AuthorRefusal)) throw error;
+  if (command.jsonEnabled()) command.error(error.message, { exit: 1, code: error.code });
+  command.logToStderr(`error ${error.code}: ${error.message}`);
+  command.exit(1);
+}

@@ -29,7 +29,7 @@ package next to this one; Installation an installation file next to it. Never ov
   async run(): Promise<AddResult> {
     const { args, flags } = await this.parse(Add);
     const { addObject } = await import('../author/add.js');
-    const { AuthorRefusal } = await import('../author/write.js');
+    const { exitOnRefusal } = await import('../author/write.js');
     try {
       const result = await addObject({ kind: args.kind, key: args.key, packageDir: flags.package });
       if (!this.jsonEnabled()) {
@@ -38,8 +38,7 @@ package next to this one; Installation an installation file next to it. Never ov
       }
       return result;
     } catch (error) {
-      if (error instanceof AuthorRefusal) this.error(error.message, { exit: 1, code: error.code });
-      throw error;
+      return exitOnRefusal(this, error);
     }
   }
 }

@@ -26,14 +26,13 @@ the node labels and secrets their placement needs. --env-example prints a .env t
   async run(): Promise<PackageDescription> {
     const { args, flags } = await this.parse(Describe);
     const { describePackage, envExample, renderDescription } = await import('../docs/describe.js');
-    const { AuthorRefusal } = await import('../author/write.js');
+    const { exitOnRefusal } = await import('../author/write.js');
     try {
       const description = await describePackage(args.path);
       if (!this.jsonEnabled()) this.log(flags['env-example'] ? envExample(description).trimEnd() : renderDescription(description));
       return description;
     } catch (error) {
-      if (error instanceof AuthorRefusal) this.error(error.message, { exit: 1, code: error.code });
-      throw error;
+      return exitOnRefusal(this, error);
     }
   }
 }

@@ -27,7 +27,7 @@ starts with the yaml-language-server modeline of this installation's schema/v1. 
   async run(): Promise<InitResult> {
     const { args, flags } = await this.parse(Init);
     const { initPackage } = await import('../author/init.js');
-    const { AuthorRefusal } = await import('../author/write.js');
+    const { exitOnRefusal } = await import('../author/write.js');
     try {
       const result = await initPackage({
         dir: args.dir,
@@ -41,8 +41,7 @@ starts with the yaml-language-server modeline of this installation's schema/v1. 
       }
       return result;
     } catch (error) {
-      if (error instanceof AuthorRefusal) this.error(error.message, { exit: 1, code: error.code });
-      throw error;
+      return exitOnRefusal(this, error);
     }
   }
 }

@@ -27,7 +27,7 @@ when README.md is stale.`;
   async run(): Promise<PackageDocsResult> {
     const { args, flags } = await this.parse(DocsPackage);
     const { packageDocs } = await import('../../docs/package-readme.js');
-    const { AuthorRefusal } = await import('../../author/write.js');
+    const { exitOnRefusal } = await import('../../author/write.js');
     try {
       const result = await packageDocs(args.dir, { write: flags.write });
       if (flags.check && !result.fresh) process.exitCode = 1;
@@ -38,8 +38,7 @@ when README.md is stale.`;
       }
       return result;
     } catch (error) {
-      if (error instanceof AuthorRefusal) this.error(error.message, { exit: 1, code: error.code });
-      throw error;
+      return exitOnRefusal(this, error);
     }
   }
 }

@@ -25,11 +25,17 @@ export function installerObjects(ctx: SectionContext): PackageObject[] {
 
 export async function catalogSteps(ctx: SectionContext): Promise<Step[]> {
   const steps: Step[] = [];
-  for (const object of installerObjects(ctx)) steps.push(...(await PLANNERS[object.kind as InstallerKind](ctx, object, specOf(ctx, object))));
+  const lists = new Map<string, Promise<Row[]>>();
+  // Collections without a key filter are read once per build, not once per object.
+  const all = (collection: string): Promise<Row[]> => {
+    if (!lists.has(collection)) lists.set(collection, ctx.client.list<Row>(`/api/v1/${collection}`));
+    return lists.get(collection)!;
+  };
+  for (const object of installerObjects(ctx)) steps.push(...(await PLANNERS[object.kind as InstallerKind](ctx, object, specOf(ctx, object), all)));
   return steps;
 }
 
-type Planner = (ctx: SectionContext, object: PackageObject, spec: Record<string, unknown>) => Promise<Step[]>;
+type Planner = (ctx: SectionContext, object: PackageObject, spec: Record<string, unknown>, all: (collection: string) => Promise<Row[]>) => Promise<Step[]>;
 
 interface Row extends Record<string, unknown> {
   id: string;
@@ -140,8 +146,8 @@ function rowPlanner(options: {
   collection: string; etag: string; match: (row: Row, key: string) => boolean; createBody: (key: string, desired: Record<string, unknown>) => Record<string, unknown>;
   desired: (spec: Record<string, unknown>) => Record<string, unknown>;
 }): Planner {
-  return async (ctx, object, spec) => {
-    const row = (await ctx.client.list<Row>(`/api/v1/${options.collection}`)).find((candidate) => options.match(candidate, object.key));
+  return async (ctx, object, spec, all) => {
+    const row = (await all(options.collection)).find((candidate) => options.match(candidate, object.key));
     if (row && row.status !== undefined && row.status !== 'active') throw conflict(object, `the core holds it with status ${row.status}`);
     const desired = options.desired(spec);
     if (!row) {
@@ -172,8 +178,8 @@ const role = rowPlanner({
   createBody: (slug, desired) => ({ slug, ...desired }),
 });
 
-const capability: Planner = async (ctx, object, spec) => {
-  const row = (await ctx.client.list<Row>('/api/v1/capabilities')).find((candidate) => candidate.name === object.key);
+const capability: Planner = async (ctx, object, spec, all) => {
+  const row = (await all('capabilities')).find((candidate) => candidate.name === object.key);
   const description = (spec.description as string | undefined) ?? '';
   if (row) {
     if ((row.description ?? '') !== description) ctx.warn(`!! Capability/${object.key}: the description differs on the core, and the API cannot change it`);

@@ -79,7 +79,7 @@ export async function addObject(options: AddOptions): Promise<AddResult> {
     await writeTemplates(dir, [manifestTemplate(options.key, {})], show, result);
     return result;
   }
-  const pkg = await packageAt(packageDir, show);
+  const pkg = await packageAt(packageDir, cwd, show);
   if (kind === 'Installation') {
     await writeTemplates(dirname(packageDir), [installationTemplate(options.key, [pkg.key])], show, result);
     return result;
@@ -100,8 +100,8 @@ export async function addObject(options: AddOptions): Promise<AddResult> {
   return result;
 }
 
-async function packageAt(dir: string, show: (path: string) => string): Promise<Package> {
-  const loaded = await loadPackage(dir);
+async function packageAt(dir: string, cwd: string, show: (path: string) => string): Promise<Package> {
+  const loaded = await loadPackage(dir, { cwd });
   if (!loaded.package) {
     const first = loaded.findings[0];
     throw new AuthorRefusal('package_not_found', first ? `${first.file}: ${first.message}` : `no package in ${show(dir)}`);

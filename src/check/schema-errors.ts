@@ -273,8 +273,9 @@ function schemaDescription(error: AjvError): string | undefined {
   return typeof description === 'string' && description !== '' ? description : undefined;
 }
 
+/** `A step: …` → `a step: …`, but `NAME of …` stays as written. */
 function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
+  return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 /** `'skill' ` for `/spec/…/call/skill`, `'stages[0]' ` for an item: who the sentence is about. */

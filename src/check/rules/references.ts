@@ -24,6 +24,8 @@ interface Reference {
   pointer: string;
   /** How the message names the place: `action.taskType`, `step review: human.taskType`. */
   field: string;
+  /** The tenant may hold it already (a process's run-as agent is provisioned with the tenant): a warning. */
+  mayBeInTenant?: boolean;
 }
 
 /** A role or agent reference written as `role:<slug>` / `agent:<slug>` that does not have that form. */
@@ -70,6 +72,12 @@ export const references = defineRule({
         'written' in d
           ? `${d.field} '${d.written}' is not an agent reference — an agent reference is written agent:<key>`
           : `${d.field} references agent '${d.id}' — no such Agent in package ${d.pkg} or its requires`,
+    },
+    agent_not_declared: {
+      severity: 'warning',
+      summary: "A process's identity.agent is declared neither in the package nor in its requires: it must already exist in the tenant.",
+      message: (d: Data) =>
+        `${d.field} references agent '${d.id}' — no such Agent in package ${d.pkg} or its requires; it must already exist in the tenant`,
     },
     agent_retired: {
       severity: 'error',
@@ -152,7 +160,8 @@ function resolve(context: Context, object: PackageObject, reference: Reference, 
   if (reference.target === 'TaskType' && reference.id === SYSTEM_TASK_TYPE) return;
   if (context.lookup(object.package, reference.target, reference.id)) return;
   const hint = hintFor(context, object.package, reference.target, reference.id);
-  context.report(CODE_OF[reference.target], place, data, hint ? { hint } : {});
+  const code = reference.mayBeInTenant ? 'agent_not_declared' : CODE_OF[reference.target];
+  context.report(code, place, data, hint ? { hint } : {});
 }
 
 /** Declared by a package out of reach → add it to requires; a skill in other versions → name them; else a near name. */
@@ -336,7 +345,10 @@ function workRuleReferences(spec: Record<string, unknown>, names: Names): void {
 }
 
 function processReferences(spec: Record<string, unknown>, names: Names): void {
-  if (isMapping(spec.identity) && typeof spec.identity.agent === 'string') names.add('Agent', spec.identity.agent, '/spec/identity/agent');
+  if (isMapping(spec.identity) && typeof spec.identity.agent === 'string') {
+    // The reference's corpus ships a valid process whose run-as agent no package declares (intake-demo).
+    names.add('Agent', spec.identity.agent, '/spec/identity/agent', fieldOf('/spec/identity/agent'), true);
+  }
   eachMapping(spec.owner, '/spec/owner', (candidate, pointer) => {
     if (typeof candidate.agent === 'string') names.add('Agent', candidate.agent, childPointer(pointer, 'agent'));
   });
@@ -363,9 +375,9 @@ function processReferences(spec: Record<string, unknown>, names: Names): void {
 class Names {
   constructor(private readonly found: Found) {}
 
-  add(target: Target, id: string, pointer: string, field = fieldOf(pointer)): void {
+  add(target: Target, id: string, pointer: string, field = fieldOf(pointer), mayBeInTenant = false): void {
     if (isComputed(id)) return;
-    this.found.references.push({ target, id, pointer, field });
+    this.found.references.push({ target, id, pointer, field, ...(mayBeInTenant ? { mayBeInTenant } : {}) });
   }
 
   /** A task assignee: `agent:<key>` names an agent, `role:<slug>` a role; anything else is a principal. */

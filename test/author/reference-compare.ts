@@ -1,0 +1,59 @@
+/** Compares the generated schema reference with the reference page, definition by definition. */
+import { readFileSync } from 'node:fs';
+import type { DocDefinition } from '../../src/docs/schema-model.js';
+
+export interface ReferenceDefinition {
+  name: string;
+  section: string;
+  description: string;
+  fields: { name: string; type: string; required: boolean; description: string }[];
+  value: string | null;
+  includes: string[];
+  exactlyOneOf: string[] | null;
+  conditions: [string, string][];
+}
+
+export function referenceDefinitions(): ReferenceDefinition[] {
+  const path = new URL('../../../shared/reference/package-schema-reference.json', import.meta.url);
+  return (JSON.parse(readFileSync(path, 'utf8')) as { definitions: ReferenceDefinition[] }).definitions;
+}
+
+export interface Difference {
+  definition: string;
+  what: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+const normal = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+export function compareDefinitions(reference: readonly ReferenceDefinition[], generated: readonly DocDefinition[]): { differences: Difference[]; fields: number } {
+  const byName = new Map(generated.map((definition) => [definition.name, definition]));
+  const differences: Difference[] = [];
+  let fields = 0;
+  for (const expected of reference) {
+    const actual = byName.get(expected.name);
+    if (!actual) {
+      differences.push({ definition: expected.name, what: 'missing', expected: expected.name, actual: undefined });
+      continue;
+    }
+    const description = normal(actual.description.join(' '));
+    if (description !== normal(expected.description)) differences.push({ definition: expected.name, what: 'description', expected: expected.description, actual: description });
+    if (actual.section !== expected.section) differences.push({ definition: expected.name, what: 'section', expected: expected.section, actual: actual.section });
+    if ((actual.value ?? '') !== (expected.value ?? '').replace(/\.$/, '')) differences.push({ definition: expected.name, what: 'value', expected: expected.value, actual: actual.value });
+    for (const field of expected.fields) {
+      fields += 1;
+      const mine = actual.fields.find((candidate) => candidate.name === field.name);
+      if (!mine) {
+        differences.push({ definition: expected.name, what: `field ${field.name}`, expected: field, actual: undefined });
+        continue;
+      }
+      for (const key of ['type', 'required', 'description'] as const) {
+        const a = key === 'description' ? normal(mine[key]) : mine[key];
+        const e = key === 'description' ? normal(field[key]) : field[key];
+        if (a !== e) differences.push({ definition: expected.name, what: `${field.name}.${key}`, expected: e, actual: a });
+      }
+    }
+  }
+  return { differences, fields };
+}

@@ -275,7 +275,7 @@ function schemaDescription(error: AjvError): string | undefined {
 
 /** `A step: …` → `a step: …`, but `NAME of …` stays as written. */
 function lowerFirst(text: string): string {
-  return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+  return /^[A-Z](?![A-Z])/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 /** `'skill' ` for `/spec/…/call/skill`, `'stages[0]' ` for an item: who the sentence is about. */

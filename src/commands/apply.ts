@@ -1,4 +1,5 @@
 import { Command, Flags } from '@oclif/core';
+import { endWithRefusal, envFlag } from '../plan/flags.js';
 import type { ApplyResult } from '../plan/apply.js';
 import type { PlanDocument } from '../plan/document.js';
 
@@ -24,14 +25,14 @@ Exit status: 0 applied, 1 refusal (stale, edited, not approved, core error), 2 u
   static override flags = {
     plan: Flags.file({ required: true, exists: true, summary: 'Plan file written by package-sdk plan --out.' }),
     server: Flags.string({ summary: 'Core URL, or "local"; default: the server the plan was built for.', helpValue: 'URL|local' }),
-    env: Flags.file({ summary: 'Variable values, NAME=value per line (default: .env when it exists); the environment wins.' }),
+    ...envFlag,
     'plan-hash': Flags.string({ summary: 'Approve without a terminal: the planHash that was reviewed (must equal the plan\'s).', helpValue: 'sha256:…' }),
     'auto-approve': Flags.boolean({ summary: 'Approve without a terminal and without a hash (bootstrap of a stand).' }),
   };
 
   async run(): Promise<ApplyResult> {
     const { flags } = await this.parse(Apply);
-    const [{ apply }, { asRefusal }] = await Promise.all([import('../plan/apply.js'), import('../plan/refusal.js')]);
+    const { apply } = await import('../plan/apply.js');
     const interactive = Boolean(process.stdin.isTTY) && !this.jsonEnabled();
     const showProgress = Boolean(process.stderr.isTTY) && !this.jsonEnabled();
     try {
@@ -42,15 +43,10 @@ Exit status: 0 applied, 1 refusal (stale, edited, not approved, core error), 2 u
         warn: (message) => this.logToStderr(`warning: ${message}`),
         ...(showProgress ? { progress: (message: string) => process.stderr.write(`  ${message}\n`) } : {}),
       });
-      if (!this.jsonEnabled()) this.log((await import('../report/plan.js')).renderApplied(result));
+      if (!this.jsonEnabled()) this.log((await import('../report/plan.js')).renderApplied(result, !showProgress));
       return result;
     } catch (error) {
-      const refusal = await asRefusal(error);
-      if (!refusal) throw error;
-      if (this.jsonEnabled()) this.error(refusal.message, { exit: refusal.exitCode, code: refusal.code });
-      const [{ renderRefusal }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
-      this.logToStderr(renderRefusal(refusal, paintFor(process.stderr)));
-      this.exit(refusal.exitCode);
+      return endWithRefusal(this, error);
     }
   }
 

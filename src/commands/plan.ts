@@ -1,4 +1,5 @@
 import { Command, Flags } from '@oclif/core';
+import { endWithRefusal, envFlag } from '../plan/flags.js';
 import type { PlanDocument } from '../plan/document.js';
 
 export default class Plan extends Command {
@@ -23,7 +24,7 @@ Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core err
     install: Flags.file({ required: true, exists: true, summary: 'Installation file (kind: Installation).' }),
     server: Flags.string({ required: true, summary: 'Core URL (https; http only for localhost), or "local" for an embedded core.', helpValue: 'URL|local' }),
     out: Flags.file({ required: true, summary: 'Where to write the plan.' }),
-    env: Flags.file({ summary: 'Variable values, NAME=value per line (default: .env when it exists); the environment wins.' }),
+    ...envFlag,
     workspace: Flags.string({ summary: 'Workspace id sent with the core plans (replay of live instances).', helpValue: 'ID' }),
     'replay-limit': Flags.integer({ min: 0, max: 200, default: 50, summary: 'Live instances the core replays per process.' }),
     'overwrite-console': Flags.boolean({ summary: 'Overwrite fields people edited in the console since the last apply.' }),
@@ -31,7 +32,7 @@ Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core err
 
   async run(): Promise<PlanDocument> {
     const { flags } = await this.parse(Plan);
-    const [{ plan }, { asRefusal }] = await Promise.all([import('../plan/plan.js'), import('../plan/refusal.js')]);
+    const { plan } = await import('../plan/plan.js');
     try {
       const result = await plan({
         install: flags.install, server: flags.server, out: flags.out, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'],
@@ -45,12 +46,7 @@ Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core err
       }
       return result.document;
     } catch (error) {
-      const refusal = await asRefusal(error);
-      if (!refusal) throw error;
-      if (this.jsonEnabled()) this.error(refusal.message, { exit: refusal.exitCode, code: refusal.code });
-      const [{ renderRefusal }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
-      this.logToStderr(renderRefusal(refusal, paintFor(process.stderr)));
-      this.exit(refusal.exitCode);
+      return endWithRefusal(this, error);
     }
   }
 }

@@ -146,9 +146,10 @@ export function confirmQuestion(document: PlanDocument): string {
     : `Apply plan ${document.planHash}?`;
 }
 
-export function renderApplied(result: ApplyResult): string {
+/** What apply wrote (each line, unless progress already showed them), then the totals. */
+export function renderApplied(result: ApplyResult, withLines = true): string {
   const changed = result.applied.length;
-  const lines = result.applied.map((item) => `  ${item.kind}/${item.key}: ${item.operation}${item.version !== undefined ? ` v${item.version}` : ''}`);
+  const lines = !withLines ? [] : result.applied.map((item) => `  ${item.kind}/${item.key}: ${item.operation}${item.version !== undefined ? ` v${item.version}` : ''}`);
   return [...lines, `applied plan ${result.planHash} (package-sdk.plan/v1): ${changed === 0 ? 'nothing to write' : `${changed} changes written`}`].join('\n');
 }
 

@@ -65,6 +65,9 @@ function visitTables(decisions: unknown, elements: ProcessElement[]): void {
 }
 
 /** `/spec/stages/0/steps/2` → `spec.stages[0].steps[2]`: how a message names a place in a process. */
+/** The step kinds that may carry a `due` deadline (and so an SLA). */
+export const STEP_KINDS_WITH_DUE = ['human', 'approve', 'call', 'recall', 'listen'] as const;
+
 export function dottedPath(pointer: string): string {
   return pointer
     .slice(1)

@@ -2,7 +2,7 @@ import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../load/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
-import { dottedPath, processElements, type ProcessElement } from '../../model/process.js';
+import { dottedPath, processElements, STEP_KINDS_WITH_DUE, type ProcessElement } from '../../model/process.js';
 import { defineRule } from '../rule.js';
 import { eachMapping } from './values.js';
 
@@ -106,8 +106,6 @@ function checkMigrations(
 }
 
 /** Steps whose block takes a deadline (`due`). */
-const STEPS_WITH_DUE = ['human', 'approve', 'call', 'recall', 'listen'] as const;
-
 /** A deadline of a process or of a step, and how a message names it. */
 interface Deadline {
   due: Record<string, unknown>;
@@ -184,7 +182,7 @@ function deadlinesOf(process: PackageObject): Deadline[] {
   const deadlines: Deadline[] = [];
   if (isMapping(process.spec.due)) deadlines.push({ due: process.spec.due, pointer: '/spec/due', where: 'spec.due' });
   for (const element of processElements(process.spec)) {
-    for (const verb of STEPS_WITH_DUE) {
+    for (const verb of STEP_KINDS_WITH_DUE) {
       const body = element.node[verb];
       const due = isMapping(body) ? body.due : undefined;
       if (isMapping(due)) {

@@ -8,15 +8,13 @@ import { childPointer } from '../../load/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject, PackageTest } from '../../model/package.js';
-import { processElements } from '../../model/process.js';
+import { processElements, STEP_KINDS_WITH_DUE } from '../../model/process.js';
 import { defineRule, type RuleContext } from '../rule.js';
 
 /** What the core accepts as the content of one given artifact, in UTF-8 bytes. */
 export const GIVEN_CONTENT_LIMIT = 1024 * 1024;
 const AGENT_REF = /^agent:([a-z0-9][a-z0-9-]{0,62})$/;
 /** Step verbs whose `due` sets a deadline (`expect.sla` reads its state). */
-const VERBS_WITH_DUE = ['human', 'approve', 'call', 'recall', 'listen'] as const;
-
 /** The subject kinds of a test, by `subject`, and the field that names it. */
 const SUBJECTS: Record<string, { kind: ObjectKind; field: string; noun: string }> = {
   process: { kind: 'Process', field: 'process', noun: 'process' },
@@ -173,7 +171,7 @@ function checkProcessSteps(context: Context, test: PackageTest, value: Record<st
 }
 
 function hasDue(node: Record<string, unknown>): boolean {
-  return node.due !== undefined || VERBS_WITH_DUE.some((verb) => isRecord(node[verb]) && node[verb].due !== undefined);
+  return node.due !== undefined || STEP_KINDS_WITH_DUE.some((verb) => isRecord(node[verb]) && node[verb].due !== undefined);
 }
 
 /** `/steps/5/expect/rules/0/step` → `expect.rules[0].step`: the place inside one test step, as messages name it. */

@@ -6,7 +6,7 @@
  */
 import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../load/pointer.js';
-import { didYouMean } from '../../model/did-you-mean.js';
+import { closestName, didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { lookupDataField, processDataSchema, processElements } from '../../model/process.js';
 import { defineRule, type RuleContext } from '../rule.js';
@@ -50,7 +50,7 @@ export const decisionTables = defineRule({
     decision_table_shadowed_rule: {
       severity: 'warning',
       summary: 'A rule of a first decision table never applies: the rules above it match every input it matches.',
-      message: (d: { rule: number; above: string }) => `rule ${d.rule} never applies: ${d.above} above it match every input it matches`,
+      message: (d: { rule: number; above: string }) => `rule ${d.rule} never applies: ${d.above} every input it matches`,
     },
     unused_decision_table: {
       severity: 'warning',
@@ -127,35 +127,41 @@ class TableCheck {
         hint: `decide it in a step (decide: {table: ${this.id}}), or remove it`,
       });
     }
-    for (const use of uses) this.checkNames(use.input, `${use.pointer}/input`, this.inputs.map((i) => i.id), 'unknown_table_input');
+    for (const use of uses) this.checkInputNames(use.input, `${use.pointer}/input`);
     let sound = true;
     for (const rule of this.rules) {
-      this.checkNames(rule.when, `${rule.pointer}/when`, this.inputs.map((i) => i.id), 'unknown_table_input');
+      if (!this.checkInputNames(rule.when, `${rule.pointer}/when`)) sound = false;
       this.checkOutputs(rule);
       if (!this.checkCells(rule)) sound = false;
     }
     if (sound) this.analyse();
   }
 
-  private checkNames(map: unknown, pointer: string, known: readonly string[], code: 'unknown_table_input'): void {
-    if (!isMapping(map)) return;
-    for (const name of Object.keys(map)) {
-      if (known.includes(name)) continue;
-      this.context.report(code, this.place(childPointer(pointer, name), 'key'), { table: this.id, input: name }, {
+  /** False when the mapping names an input the table does not have. */
+  private checkInputNames(map: unknown, pointer: string): boolean {
+    if (!isMapping(map)) return true;
+    const known = this.inputs.map((input) => input.id);
+    const unknown = Object.keys(map).filter((name) => !known.includes(name));
+    for (const name of unknown) {
+      this.context.report('unknown_table_input', this.place(childPointer(pointer, name), 'key'), { table: this.id, input: name }, {
         hint: didYouMean(name, known) ?? `the inputs are ${known.join(', ') || 'none'}`,
       });
     }
+    return unknown.length === 0;
   }
 
   private checkOutputs(rule: TableCheck['rules'][number]): void {
     if (!isMapping(rule.then)) return;
+    const meant = new Set<string>(); // a misspelt output is one mistake: not also a missing one
     for (const name of Object.keys(rule.then)) {
       if (this.outputs.includes(name)) continue;
+      const close = closestName(name, this.outputs);
+      if (close !== undefined) meant.add(close);
       this.context.report('unknown_table_output', this.place(childPointer(`${rule.pointer}/then`, name), 'key'), { table: this.id, output: name }, {
         hint: didYouMean(name, this.outputs) ?? `the outputs are ${this.outputs.join(', ') || 'none'}`,
       });
     }
-    const missing = this.outputs.filter((output) => !Object.hasOwn(rule.then as object, output));
+    const missing = this.outputs.filter((output) => !Object.hasOwn(rule.then as object, output) && !meant.has(output));
     if (missing.length > 0) {
       this.context.report('table_output_missing', this.place(`${rule.pointer}/then`), { rule: this.ruleNumber(rule.pointer), missing: missing.join(', ') }, {
         hint: `give ${missing.join(', ')} in then, as every rule gives every output`,
@@ -220,13 +226,18 @@ class TableCheck {
       if (uncoveredPoint(above, boxes[j]!) !== undefined) continue;
       const overlapping = above.map((box, i) => (box.every((atoms, d) => atoms.some((atom) => boxes[j]![d]!.includes(atom))) ? i + 1 : 0)).filter((n) => n > 0);
       this.context.report('decision_table_shadowed_rule', this.place(`${this.rules[j]!.pointer}/when`, 'key'), {
-        rule: j + 1, above: overlapping.length === 1 ? `rule ${overlapping[0]}` : `rules ${overlapping.join(', ')}`,
+        rule: j + 1, above: overlapping.length === 1 ? `rule ${overlapping[0]} above it matches` : `rules ${overlapping.join(', ')} above it match`,
       }, { hint: 'move it above the rules that hide it, or remove it' });
     }
   }
 
+  /** The inputs that tell the point apart: an input whose column is all "-" is left out. */
   private describe(domains: readonly Domain[], point: Point): string {
-    return point.map((atom, d) => `${this.inputs[d]!.id} ${domains[d]!.describe(atom)}`).join(', ');
+    const parts = point.flatMap((atom, d) => {
+      const input = this.inputs[d]!;
+      return this.rules.every((rule) => isAny(rule.when[input.id])) ? [] : [`${input.id} ${domains[d]!.describe(atom)}`];
+    });
+    return parts.length > 0 ? parts.join(', ') : 'any input';
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import {
   CEL_CODES, checkExpression, createEnvironment, expressionProfile, processExpressions, processProfile,
-  type CelCode, type CelEnvironment, type CheckResult, type InstallVariable, type JsonSchema, type Profile, type ProcessExpression,
+  type CelCode, type CelEnvironment, type CheckResult, type PathRead, type InstallVariable, type JsonSchema, type Profile, type ProcessExpression,
 } from '../../cel/index.js';
 import type { SourceDocument } from '../../load/document.js';
 import { isMapping } from '../../load/package.js';
@@ -175,7 +175,7 @@ function checkWrites(context: Context, process: PackageObject, data: Record<stri
 
 function valueAt(document: SourceDocument, pointer: string): string | undefined {
   let node: unknown = document.value;
-  for (const segment of pointerSegments(pointer)) node = isMapping(node) ? node[segment] : undefined;
+  for (const segment of pointerSegments(pointer)) node = isMapping(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
   return typeof node === 'string' ? node : undefined;
 }
 
@@ -214,19 +214,22 @@ function misfit(type: string, source: string, schema: Record<string, unknown>): 
 /** Every field an expression reads unguarded is written, given by a caller, or required. */
 function checkReads(context: Context, process: PackageObject, data: Record<string, unknown>, writes: readonly DataWrite[], results: ReadonlyMap<string, CheckResult>): void {
   const required = new Set(Array.isArray(data.required) ? data.required : []);
-  const reported = new Set<string>();
+  const first = new Map<string, { pointer: string; read: PathRead; at: number }>();
   for (const [pointer, result] of results) {
     for (const read of result.reads) {
       if (read.guarded || read.path.length === 0 || required.has(read.path[0])) continue;
       if (writes.some((write) => isPrefix(write.path, read.path) || isPrefix(read.path, write.path))) continue;
       if ('missing' in lookupDataField(data, read.path)) continue; // unknown_data_field says it
       const path = `data.${read.path.join('.')}`;
-      if (reported.has(path)) continue;
-      reported.add(path);
-      context.report('unwritten_data_field', { document: process.document, pointer, offset: read.offset, length: read.length }, { path }, {
-        hint: `write it (start.set, set, output.as), add '${read.path[0]}' to spec.data required, or read it guarded: has(${path}) or data.?${read.path.join('.?')}`,
-      });
+      const span = process.document.locateInScalar(pointer, read.offset);
+      const at = span.line * 1e6 + span.column;
+      if ((first.get(path)?.at ?? Infinity) > at) first.set(path, { pointer, read, at });
     }
+  }
+  for (const [path, { pointer, read }] of first) {
+    context.report('unwritten_data_field', { document: process.document, pointer, offset: read.offset, length: read.length }, { path }, {
+      hint: `write it (start.set, set, output.as), add '${read.path[0]}' to spec.data required, or read it guarded: has(${path}) or data.?${read.path.join('.?')}`,
+    });
   }
 }
 

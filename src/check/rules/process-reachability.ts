@@ -20,7 +20,7 @@ export const processReachability = defineRule({
       severity: 'error',
       summary: 'A step comes after a step of the same block that always ends the instance (complete or raise without when).',
       message: (d: { step: string; after: string; how: string; more: number }) =>
-        `step '${d.step}' can never run: step '${d.after}' before it always ${d.how}${d.more > 0 ? ` (and so can the ${d.more} step${d.more > 1 ? 's' : ''} after it)` : ''}`,
+        `step '${d.step}' can never run: step '${d.after}' before it always ${d.how}${d.more > 0 ? `, and neither can the ${d.more} step${d.more > 1 ? 's' : ''} after it` : ''}`,
     },
     unreachable_stage: {
       severity: 'error',
@@ -70,7 +70,7 @@ function endingOf(step: unknown): Ending | undefined {
     return { step: stepId(step), how: `raises the error${type}` };
   }
   const inner = Array.isArray(step.do) ? blockEnding(step.do) : undefined;
-  return inner === undefined ? undefined : { step: stepId(step), how: `${inner.ending.how} (its do block ends at step '${inner.ending.step}')` };
+  return inner === undefined ? undefined : { step: stepId(step), how: `${inner.ending.how} through its do block (step '${inner.ending.step}')` };
 }
 
 function blockEnding(steps: readonly unknown[]): { index: number; ending: Ending } | undefined {
@@ -356,7 +356,7 @@ class StageFlow {
 
   /** Values of the tested fields that no exit accepts, as a sentence; undefined when there is none or a test is unreadable. */
   private witness(exits: readonly ConditionalExit[]): string | undefined {
-    if (exits.length === 0) return 'no stage has a complete step; only event handlers or timers complete the instance';
+    if (exits.length === 0) return 'no stage that can start has a complete step';
     if (exits.some((exit) => exit.test === undefined)) return undefined;
     const byField = new Map<string, FieldTest[]>();
     for (const exit of exits) byField.set(exit.test!.field, [...(byField.get(exit.test!.field) ?? []), exit.test!]);

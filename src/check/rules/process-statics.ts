@@ -105,7 +105,6 @@ function checkMigrations(
   });
 }
 
-/** Steps whose block takes a deadline (`due`). */
 /** A deadline of a process or of a step, and how a message names it. */
 interface Deadline {
   due: Record<string, unknown>;

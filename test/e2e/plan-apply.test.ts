@@ -214,6 +214,7 @@ describe('plan and apply of the claims example against core serve', () => {
     try {
       const viaProxy = { NOTIFICATION_SERVICE_URL: proxy.url };
       expect((await plan([], viaProxy, proxy.url)).code).toBe(0);
+      expect(proxy.writes).toEqual([]); // plan writes nothing
       const initial = JSON.parse(readFileSync(planFile, 'utf8')).sections[0].changes.length;
       const run = spawnCli(['apply', '--plan', planFile, '--plan-hash', planHashOf()], { cwd: claims.dir, env: claimsEnv(core, viaProxy) });
       proxy.cutAt(3, () => run.child.kill('SIGKILL'));

@@ -1,5 +1,5 @@
 // `npm start`: the main job of package-sdk on the bundled example (fixtures/example/), step by step, with
-// the built CLI exactly as a user would run it: check → lock → plan → apply against the embedded local core,
+// the built CLI exactly as a user would run it: check → test → lock → plan → apply against the embedded local core,
 // then a second plan that finds nothing to do. It works on a copy in .package-sdk/demo/ (made afresh each
 // time), so the example stays untouched and the lock, the plans and the core's database can be looked at.
 import { spawnSync } from 'node:child_process';
@@ -15,6 +15,7 @@ cpSync(join(root, 'fixtures', 'example'), work, { recursive: true });
 const core = ['--server', 'local', '--env', 'example.env'];
 const steps = [
   { title: 'check: schema and rules over the installation and its package', args: ['check', '--install', 'packages.yaml'] },
+  { title: 'test: the package scenarios in the local process engine, in virtual time', args: ['test', '--install', 'packages.yaml'] },
   { title: 'lock: pin every package source in packages.lock', args: ['lock', '--install', 'packages.yaml'] },
   { title: 'plan: what the local core needs, sealed by its hash', args: ['plan', '--install', 'packages.yaml', ...core, '--out', 'plan.json'] },
   { title: 'apply: exactly the reviewed plan, verified before the first write', args: ['apply', '--plan', 'plan.json', ...core, '--auto-approve'] },

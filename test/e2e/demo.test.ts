@@ -1,4 +1,4 @@
-/** `npm start` must keep working: the demo runs check → lock → plan → apply → plan on the bundled example. */
+/** `npm start` must keep working: the demo runs check → test → lock → plan → apply → plan on the bundled example. */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,9 +10,10 @@ describe('npm start (scripts/demo.mjs)', () => {
     expect(result.stderr).not.toMatch(/failed/);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^ok: packages 1, objects \d+, tests \d+$/m);
+    expect(result.stdout).toMatch(/^\d+ passed, 0 failed$/m);
     expect(result.stdout).toContain('written packages.lock');
     expect(result.stdout).toMatch(/^Plan: \d+ to add, 0 to change, 0 to retire\.$/m);
     expect(result.stdout).toMatch(/applied plan sha256:[0-9a-f]{64} .*: \d+ changes written/);
-    expect(result.stdout.split('=== 5/5')[1]).toContain('no changes');
+    expect(result.stdout.split('=== 6/6')[1]).toContain('no changes');
   });
 });

@@ -15,7 +15,8 @@ import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import { lookupDataField, processDataSchema, processElements } from '../../model/process.js';
 import { defineRule, type CodeMeta, type RuleContext } from '../rule.js';
-import { settingsSchemaOf } from '../settings-schema.js';
+import { settingsOf, settingsSchemaOf } from '../settings-schema.js';
+import { settingsDeclarationProblems } from './settings.js';
 
 /** The profile's codes that an expression of a process or a view can get (aggregates are the screens rule's). */
 export type ExpressionCode = Exclude<CelCode, 'aggregate_outside_metrics'>;
@@ -45,6 +46,16 @@ export function manifestVariables(pkg: Package | undefined): Record<string, Inst
   const spec = pkg === undefined ? undefined : (pkg.manifest.value as { spec?: unknown } | null)?.spec;
   const variables = isMapping(spec) ? spec.variables : undefined;
   return isMapping(variables) ? (variables as Record<string, InstallVariable>) : {};
+}
+
+/**
+ * The settings schema that expressions are typed against. A declaration with problems of its own (the settings
+ * rules report them) leaves settings untyped rather than typing reads against a schema known to be wrong.
+ */
+export function expressionSettings(pkg: Package | undefined): JsonSchema | undefined {
+  if (pkg === undefined || settingsOf(pkg) === undefined) return undefined;
+  const schema = settingsSchemaOf(pkg);
+  return schema !== undefined && settingsDeclarationProblems(pkg).length === 0 ? schema : {};
 }
 
 /** A data path a process writes: a key of `start.set`, `correlate[].set`, a step's `set` or `output.as`. */
@@ -78,7 +89,7 @@ export const processExpressionRules = defineRule({
       const pkg = context.workspace.package(process.package);
       const data = processDataSchema(process);
       const spec = data === undefined ? process.spec : { ...process.spec, data };
-      const settings = pkg === undefined ? undefined : settingsSchemaOf(pkg);
+      const settings = expressionSettings(pkg);
       const environments = new Environments(processProfile(spec, settings));
       const variables = manifestVariables(pkg);
       const results = new Map<string, CheckResult>();

@@ -11,8 +11,7 @@ import { pointerSegments } from '../../load/pointer.js';
 import type { PackageObject } from '../../model/package.js';
 import { processDataSchema } from '../../model/process.js';
 import { defineRule } from '../rule.js';
-import { settingsSchemaOf } from '../settings-schema.js';
-import { EXPRESSION_CODES, manifestVariables, reportDiagnostics } from './process-expressions.js';
+import { EXPRESSION_CODES, expressionSettings, manifestVariables, reportDiagnostics } from './process-expressions.js';
 
 export const viewExpressionRules = defineRule({
   id: 'screens/expressions',
@@ -27,7 +26,7 @@ export const viewExpressionRules = defineRule({
       const process = typeof source.process === 'string' ? context.lookup(screen.package, 'Process', source.process) : undefined;
       const data = process === undefined ? undefined : processDataSchema(process);
       if (typeof source.process === 'string' && data === undefined) continue; // unknown_source says why
-      const settings = pkg === undefined ? undefined : settingsSchemaOf(pkg);
+      const settings = expressionSettings(pkg);
       const spec = { ...screen.spec, params: paramsWithSchemas(screen, documents) };
       // Aggregates type-check everywhere: where they do not belong, screens/aggregates reports them.
       const profile = { ...viewProfile(screen.kind as 'View' | 'Component', spec, { data, settings, processSource: data !== undefined }), aggregates: true };

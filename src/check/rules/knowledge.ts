@@ -60,7 +60,7 @@ function checkExtends(context: RuleContext<typeof knowledgePacks.codes>, ontolog
   const bases = pack.spec.extends;
   if (!Array.isArray(bases)) return;
   bases.forEach((ref, index) => {
-    if (typeof ref !== 'string' || ontologies.resolve(pack.package, ref) !== undefined) return;
+    if (typeof ref !== 'string' || ref.includes('${') || ontologies.resolve(pack.package, ref) !== undefined) return;
     context.report('knowledge_extends_unknown', { document: pack.document, pointer: childPointer('/spec/extends', index) }, { ref, pkg: pack.package }, {
       hint: ontologies.hintFor(pack.package, ref),
     });

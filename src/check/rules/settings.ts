@@ -192,7 +192,7 @@ class DeclarationReview {
       if (value !== undefined && typeof value !== 'number') report('settings_schema_unsupported', childPointer(pointer, keyword), `${keyword} is a number`);
     }
     if (node.enum !== undefined && KEYWORDS.enum!.includes(type)) this.enumOf(node.enum, childPointer(pointer, 'enum'), type, report);
-    if (node.pattern !== undefined && !compiles(node.pattern)) report('settings_schema_unsupported', childPointer(pointer, 'pattern'), 'pattern is not a regular expression');
+    if (node.pattern !== undefined && regExpOf(node.pattern) === undefined) report('settings_schema_unsupported', childPointer(pointer, 'pattern'), 'pattern is not a regular expression');
     if (node.format === 'password') report('settings_secret_field', childPointer(pointer, 'format'), 'has format: password, which marks a secret', { hint: SECRET_HINT });
     else if (node.format !== undefined && !FORMATS.includes(node.format as string)) {
       report('settings_schema_unsupported', childPointer(pointer, 'format'), `format ${JSON.stringify(node.format)} is not one of ${FORMATS.join(', ')}`);
@@ -342,9 +342,8 @@ function stringProblem(value: string, schema: Record<string, unknown>, at: strin
   const fail = (reason: string) => ({ at, reason });
   if (typeof schema.minLength === 'number' && length < schema.minLength) return fail(`${show(value)} is shorter than minLength ${schema.minLength}`);
   if (typeof schema.maxLength === 'number' && length > schema.maxLength) return fail(`${show(value)} is longer than maxLength ${schema.maxLength}`);
-  if (typeof schema.pattern === 'string' && compiles(schema.pattern) && !new RegExp(schema.pattern, 'u').test(value)) {
-    return fail(`${show(value)} does not match the pattern ${schema.pattern}`);
-  }
+  const pattern = regExpOf(schema.pattern);
+  if (pattern !== undefined && !pattern.test(value)) return fail(`${show(value)} does not match the pattern ${schema.pattern}`);
   if (typeof schema.format === 'string' && FORMAT_CHECKS[schema.format] && !FORMAT_CHECKS[schema.format]!(value)) {
     return fail(`${show(value)} is not ${article(schema.format)} (format ${schema.format})`);
   }
@@ -387,13 +386,13 @@ export function fitsType(value: unknown, type: SettingsType): boolean {
   }
 }
 
-function compiles(pattern: unknown): boolean {
-  if (typeof pattern !== 'string') return false;
+/** The `pattern` keyword as a regular expression (ECMA-262, Unicode), or undefined when it is none. */
+function regExpOf(pattern: unknown): RegExp | undefined {
+  if (typeof pattern !== 'string') return undefined;
   try {
-    new RegExp(pattern, 'u');
-    return true;
+    return new RegExp(pattern, 'u');
   } catch {
-    return false;
+    return undefined;
   }
 }
 

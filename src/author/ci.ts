@@ -13,7 +13,21 @@ function toolVersion(): string {
   return manifest.version;
 }
 
-export function githubWorkflow(): string {
+/** Check out the repository (into `path`), install the same package-sdk. */
+function setupSteps(path?: string): string {
+  const checkout = path ? `      - uses: actions/checkout@v4\n        with:\n          path: ${path}\n` : '      - uses: actions/checkout@v4\n';
+  return `${checkout}      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+      - run: npm install --global "$PACKAGE_SDK"
+`;
+}
+
+/**
+ * The workflow of the package `key`. Plan and apply check the repository out into a directory named
+ * by the key (a package's directory is named by its key) next to a one-package installation.
+ */
+export function githubWorkflow(key: string): string {
   return `# Written by package-sdk init. check and test on every push and pull request; on a tag v*, the plan
 # is built against the core and kept as an artifact, and the job apply applies exactly that plan (its
 # planHash) once a reviewer of the environment "production" approves it.
@@ -34,12 +48,7 @@ jobs:
   check:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - run: npm install --global "$PACKAGE_SDK"
-      - name: check
+${setupSteps()}      - name: check
         run: package-sdk check --format github
       - name: test
         run: package-sdk test
@@ -51,17 +60,9 @@ jobs:
     outputs:
       plan-hash: \${{ steps.plan.outputs.plan-hash }}
     steps:
-      - uses: actions/checkout@v4
-        with:
-          path: package
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - run: npm install --global "$PACKAGE_SDK"
-      - name: installation of this package
+${setupSteps(key)}      - name: installation of this package
         run: |
-          key=$(sed -n 's/^key: *//p' package/package.yaml)
-          printf 'apiVersion: taimen.ai/v1\\nkind: Installation\\nkey: ci\\nspec:\\n  packages:\\n    - {key: %s, path: package}\\n' "$key" > packages.yaml
+          printf 'apiVersion: taimen.ai/v1\\nkind: Installation\\nkey: ci\\nspec:\\n  packages:\\n    - {key: ${key}, path: ${key}}\\n' > packages.yaml
       - id: plan
         name: plan
         env:
@@ -81,14 +82,7 @@ jobs:
     runs-on: ubuntu-latest
     environment: production
     steps:
-      - uses: actions/checkout@v4
-        with:
-          path: package
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - run: npm install --global "$PACKAGE_SDK"
-      - uses: actions/download-artifact@v4
+${setupSteps(key)}      - uses: actions/download-artifact@v4
         with:
           name: plan
       - name: apply the reviewed plan

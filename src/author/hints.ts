@@ -38,7 +38,11 @@ export function optionalFieldHints(kind: AuthorKind, present: ReadonlySet<string
   })];
 }
 
+/**
+ * The first sentence, without `${…}`: plan substitutes installation variables in the whole text of a
+ * package file, comments included, so a hint must not name one.
+ */
 function shorten(text: string): string {
-  const sentence = text.split(/(?<=[.;])\s/)[0]!.replace(/[.;]$/, '');
+  const sentence = text.split(/(?<=[.;])\s/)[0]!.replace(/[.;]$/, '').replace(/\$\{([^}]*)\}/g, '$$$1');
   return sentence.length > 110 ? `${sentence.slice(0, 107).trimEnd()}…` : sentence;
 }

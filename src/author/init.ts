@@ -57,7 +57,7 @@ export async function initPackage(options: InitOptions): Promise<InitResult> {
   const summary = `${options.displayName ?? titleOf(key)}: a process \`${key}\` that a request starts and a person of the role \`${key}-owner\` reviews. Check it with \`package-sdk check\`, run its scenario with \`package-sdk test\`.`;
   for (const [path, text] of [
     ['README.md', newReadme(descriptionOf(loaded.package), summary)],
-    [WORKFLOW_PATH, githubWorkflow()],
+    [WORKFLOW_PATH, githubWorkflow(key)],
   ] as const) {
     await createFile(join(dir, path), text, show(join(dir, path)));
     result.created.push(show(join(dir, path)));

@@ -1,9 +1,36 @@
 /** A new user's first minutes: `init demo && cd demo && check && test`, through the built CLI. */
-import { readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, runCli, scratchDir } from '../support/cli.js';
+import { CLI, ROOT, runCli, scratchDir } from '../support/cli.js';
+
+interface Step {
+  name?: string;
+  run?: string;
+  uses?: string;
+}
+
+/**
+ * Runs the \`run\` steps of a workflow job with bash in \`dir\`, as a runner would: \`package-sdk\` is this
+ * checkout's CLI, \`\${{ … }}\` expressions are replaced from \`expressions\`, outputs go to GITHUB_OUTPUT.
+ */
+function runJob(steps: readonly Step[], dir: string, expressions: Record<string, string>): Record<string, string> {
+  const bin = join(dir, '.bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'package-sdk'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  chmodSync(join(bin, 'package-sdk'), 0o755);
+  const output = join(dir, '.github-output');
+  writeFileSync(output, '');
+  for (const step of steps) {
+    if (!step.run || step.run.startsWith('npm install --global')) continue; // the shim above is the installed tool
+    const script = step.run.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_whole, expression: string) => expressions[expression] ?? '');
+    const result = spawnSync('bash', ['-e', '-c', script], { cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, GITHUB_OUTPUT: output, NO_COLOR: '1' } });
+    if (result.status !== 0) throw new Error(`step ${step.name ?? step.run}: ${result.stdout}${result.stderr}`);
+  }
+  return Object.fromEntries(readFileSync(output, 'utf8').split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+}
 
 describe('package-sdk init (built CLI)', () => {
   const root = scratchDir('package-sdk-init-');
@@ -43,6 +70,19 @@ describe('package-sdk init (built CLI)', () => {
     expect(workflow.jobs.plan.steps.some((step: { uses?: string }) => step.uses?.startsWith('actions/upload-artifact'))).toBe(true);
     expect(workflow.jobs.apply.environment).toBe('production');
     expect(runs('apply')).toMatch(/package-sdk apply --plan plan\.json .*--plan-hash/);
+  });
+
+  it('the plan job of the workflow builds a plan, and the apply job applies exactly that plan by its hash', () => {
+    const workflow = parse(readFileSync(join(demo, '.github/workflows/package.yml'), 'utf8'));
+    const runner = join(root, 'runner');
+    cpSync(demo, join(runner, 'demo'), { recursive: true }); // actions/checkout with path: demo
+    const expressions = { 'vars.CP_SERVER': 'local', 'secrets.CP_TOKEN': '' };
+    const planned = runJob(workflow.jobs.plan.steps, runner, expressions);
+    expect(planned['plan-hash']).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const plan = JSON.parse(readFileSync(join(runner, 'plan.json'), 'utf8'));
+    expect(plan.planHash).toBe(planned['plan-hash']);
+    runJob(workflow.jobs.apply.steps, runner, { ...expressions, 'needs.plan.outputs.plan-hash': planned['plan-hash']! });
+    expect(() => runJob(workflow.jobs.apply.steps, runner, { ...expressions, 'needs.plan.outputs.plan-hash': `sha256:${'0'.repeat(64)}` })).toThrow(/plan/);
   });
 
   it('never overwrites: a second init is refused and changes nothing', async () => {

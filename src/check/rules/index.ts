@@ -15,6 +15,8 @@ import { references } from './references.js';
 import { renames, retire } from './renames.js';
 import { screenAggregates, screenMessages, screenReferences, screenShapes } from './screens.js';
 import { secretMaterial } from './secret-material.js';
+import { settingsReads } from './settings-reads.js';
+import { settingsDeclaration, settingsForm, settingsLabels } from './settings.js';
 import { packageTests } from './tests.js';
 import { viewExpressionRules } from './view-expressions.js';
 import { workingCopies } from './working-copies.js';
@@ -30,6 +32,11 @@ export const RULES: readonly Rule[] = [
   knowledgePacks,
   knowledgeDeclared,
   installationKnowledge,
+  // settings
+  settingsDeclaration,
+  settingsForm,
+  settingsLabels,
+  settingsReads,
   // references
   references,
   // process statics

@@ -225,18 +225,23 @@ function misfit(type: string, source: string, schema: Record<string, unknown>): 
 /** Every field an expression reads unguarded is written, given by a caller, or required. */
 function checkReads(context: Context, process: PackageObject, data: Record<string, unknown>, writes: readonly DataWrite[], results: ReadonlyMap<string, CheckResult>): void {
   const required = new Set(Array.isArray(data.required) ? data.required : []);
-  const first = new Map<string, { pointer: string; read: PathRead; at: number }>();
+  const written = new Set(writes.map((write) => write.path.join('.')));
+  const writtenParents = new Set(writes.flatMap((write) => write.path.map((_, i) => write.path.slice(0, i + 1).join('.'))));
+  // Reading a.b is covered by a write of a, of a.b, or of a.b.c.
+  const covered = (path: readonly string[]) => writtenParents.has(path.join('.')) || path.some((_, i) => written.has(path.slice(0, i + 1).join('.')));
+  const unwritten = new Map<string, { pointer: string; read: PathRead }[]>();
   for (const [pointer, result] of results) {
     for (const read of result.reads) {
-      if (read.guarded || read.path.length === 0 || required.has(read.path[0])) continue;
-      if (writes.some((write) => isPrefix(write.path, read.path) || isPrefix(read.path, write.path))) continue;
+      if (read.guarded || read.path.length === 0 || required.has(read.path[0]) || covered(read.path)) continue;
       if ('missing' in lookupDataField(data, read.path)) continue; // unknown_data_field says it
       const path = `data.${read.path.join('.')}`;
-      const span = process.document.locateInScalar(pointer, read.offset);
-      const at = span.line * 1e6 + span.column;
-      if ((first.get(path)?.at ?? Infinity) > at) first.set(path, { pointer, read, at });
+      const reads = unwritten.get(path);
+      if (reads === undefined) unwritten.set(path, [{ pointer, read }]);
+      else reads.push({ pointer, read });
     }
   }
+  // One finding per field, at its first read in the file.
+  const first = new Map([...unwritten].map(([path, reads]) => [path, firstInDocument(process.document, reads)] as const));
   for (const [path, { pointer, read }] of first) {
     context.report('unwritten_data_field', { document: process.document, pointer, offset: read.offset, length: read.length }, { path }, {
       hint: `write it (start.set, set, output.as), add '${read.path[0]}' to spec.data required, or read it guarded: has(${path}) or data.?${read.path.join('.?')}`,
@@ -244,6 +249,11 @@ function checkReads(context: Context, process: PackageObject, data: Record<strin
   }
 }
 
-function isPrefix(prefix: readonly string[], path: readonly string[]): boolean {
-  return prefix.length <= path.length && prefix.every((name, i) => path[i] === name);
+function firstInDocument<T extends { pointer: string; read: PathRead }>(document: SourceDocument, reads: readonly T[]): T {
+  if (reads.length === 1) return reads[0]!;
+  const key = (item: T) => {
+    const span = document.locate(item.pointer);
+    return [span.line, span.column, item.read.offset] as const;
+  };
+  return reads.map((item) => ({ item, at: key(item) })).reduce((a, b) => (b.at[0] < a.at[0] || (b.at[0] === a.at[0] && (b.at[1] < a.at[1] || (b.at[1] === a.at[1] && b.at[2] < a.at[2]))) ? b : a)).item;
 }

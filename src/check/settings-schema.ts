@@ -23,8 +23,6 @@ export interface DeclaredField extends SettingsField {
   path: string[];
   /** JSON Pointer of the field's schema in package.yaml. */
   pointer: string;
-  /** Named in its parent's `required`. */
-  required: boolean;
 }
 
 export const SETTINGS_POINTER = '/spec/settings';
@@ -74,10 +72,9 @@ export function declaredFields(root: Record<string, unknown>): DeclaredField[] {
   const visit = (schema: Record<string, unknown>, pointer: string, path: string[]): void => {
     const properties = schema.properties;
     if (!isMapping(properties)) return;
-    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
     for (const [name, node] of Object.entries(properties)) {
       if (!isMapping(node)) continue;
-      const field: DeclaredField = { ...fieldOf(node), path: [...path, name], pointer: childPointer(childPointer(pointer, 'properties'), name), required: required.has(name) };
+      const field: DeclaredField = { ...fieldOf(node), path: [...path, name], pointer: childPointer(childPointer(pointer, 'properties'), name) };
       fields.push(field);
       visit(node, field.pointer, field.path);
     }

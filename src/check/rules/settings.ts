@@ -58,7 +58,7 @@ const MAX_ENUM = 100;
 type DeclarationCode = 'settings_schema_unsupported' | 'settings_default_missing' | 'settings_default_invalid' | 'settings_secret_field';
 
 /** One mistake of a declaration, before it becomes a finding. */
-interface SettingsProblem {
+export interface SettingsProblem {
   code: DeclarationCode;
   pointer: string;
   part?: 'key';
@@ -104,10 +104,8 @@ function reviewDeclaration(pkgKey: string, settings: unknown): SettingsProblem[]
   const root = settings.schema;
   if (root === undefined) unsupported(SETTINGS_POINTER, 'the declaration has no schema');
   else if (!isMapping(root)) unsupported(SETTINGS_SCHEMA_POINTER, 'the schema is a mapping with type: object and properties');
-  else {
-    if (root.type !== 'object') unsupported(root.type === undefined ? SETTINGS_SCHEMA_POINTER : `${SETTINGS_SCHEMA_POINTER}/type`, 'the root of the settings schema is type: object');
-    else new DeclarationReview(pkgKey, problems).field(root, SETTINGS_SCHEMA_POINTER, { path: [], level: 0, objectDepth: 0, required: true, items: false });
-  }
+  else if (root.type !== 'object') unsupported(root.type === undefined ? SETTINGS_SCHEMA_POINTER : `${SETTINGS_SCHEMA_POINTER}/type`, 'the root of the settings schema is type: object');
+  else new DeclarationReview(pkgKey, problems).field(root, SETTINGS_SCHEMA_POINTER, { path: [], level: 0, objectDepth: 0, required: true });
   return problems;
 }
 
@@ -121,7 +119,6 @@ interface FieldPlace {
   objectDepth: number;
   /** Named in its parent's `required` (the root and array items count as required: they owe no default). */
   required: boolean;
-  items: boolean;
 }
 
 class DeclarationReview {
@@ -238,7 +235,7 @@ class DeclarationReview {
       } else if (isSecretLikeName(name)) {
         this.problems.push({ code: 'settings_secret_field', pointer: at, part: 'key', field: fieldName(path), reason: 'is named like a secret', hint: SECRET_HINT });
       }
-      this.field(child, at, { path, level: place.level + 1, objectDepth, required: required.has(name), items: false });
+      this.field(child, at, { path, level: place.level + 1, objectDepth, required: required.has(name) });
     }
   }
 
@@ -275,7 +272,7 @@ class DeclarationReview {
         return;
       }
     }
-    this.field(items, at, { path, level: place.level + 1, objectDepth: place.objectDepth, required: true, items: true });
+    this.field(items, at, { path, level: place.level + 1, objectDepth: place.objectDepth, required: true });
   }
 
   /** Access material in a default or an enum value: a package holds no secrets. */

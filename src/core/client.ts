@@ -162,15 +162,18 @@ export class CoreClient {
     for (let hop = 0; ; hop++) {
       const token = await this.options.token.token(); // asked each time: a provider may have renewed it
       const sent = token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
-      this.requests += 1;
       let response: Response;
       try {
-        response = await fetch(target, {
-          method, headers: sent, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-          ...(body === undefined ? {} : { body }),
-        });
+        response = await this.fetchOnce(method, target, sent, body);
       } catch (error) {
-        throw new CoreTransportError(`${method} ${pathOf(target)}: ${transportReason(error)} (${this.base})`);
+        if (!isClosedKeepAlive(error)) throw new CoreTransportError(`${method} ${pathOf(target)}: ${transportReason(error)} (${this.base})`);
+        // The server closed an idle kept-alive connection just as it was reused: nothing was processed, and a
+        // write carries its Idempotency-Key, so sending it once more is safe.
+        try {
+          response = await this.fetchOnce(method, target, sent, body);
+        } catch (again) {
+          throw new CoreTransportError(`${method} ${pathOf(target)}: ${transportReason(again)} (${this.base})`);
+        }
       }
       if (response.status < 300 || response.status >= 400 || !response.headers.get('location')) return response;
       const next = new URL(response.headers.get('location')!, target);
@@ -184,6 +187,14 @@ export class CoreClient {
       if (hop >= MAX_REDIRECTS) throw new CoreTransportError(`${method} ${pathOf(target)}: too many redirects`);
       target = next.href;
     }
+  }
+
+  private fetchOnce(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<Response> {
+    this.requests += 1;
+    return fetch(url, {
+      method, headers, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      ...(body === undefined ? {} : { body }),
+    });
   }
 
   private async answer<T>(method: string, path: string, status: number, text: string): Promise<CoreAnswer<T>> {
@@ -236,6 +247,12 @@ function parseLoose(text: string): unknown {
 function pathOf(url: string): string {
   const parsed = new URL(url);
   return `${parsed.pathname}${parsed.search}`;
+}
+
+/** A reset of a reused connection before any answer (undici's `other side closed`), not a dead server. */
+function isClosedKeepAlive(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 function transportReason(error: unknown): string {

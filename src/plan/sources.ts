@@ -19,7 +19,7 @@ export interface LoadedInstallation {
 }
 
 export async function loadInstallation(install: string, options: { cwd?: string; cacheDir?: string } = {}): Promise<LoadedInstallation> {
-  const [{ check }, { gitSourceResolver }, { contentHash }, { lockHash, readLock, lockFileFor, LockFileError }, { sameSource }] = await Promise.all([
+  const [{ check }, { gitSourceResolver }, { contentHash }, { lockHash, readLock, LOCK_FILE_NAME, LockFileError }, { sameSource }] = await Promise.all([
     import('../check/index.js'), import('../lock/resolver.js'), import('../lock/content-hash.js'), import('../lock/lock-file.js'), import('../lock/resolver.js')]);
   const resolveGitSource = gitSourceResolver({ strict: true, installFile: install, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) });
   const { report, workspace } = await check({ install, resolveGitSource, ...(options.cwd ? { cwd: options.cwd } : {}) });
@@ -30,7 +30,7 @@ export async function loadInstallation(install: string, options: { cwd?: string;
   }
   const installation = workspace.installation;
   let lock: Awaited<ReturnType<typeof readLock>>;
-  const lockFile = lockFileFor(join(installation.dir, 'packages.yaml'));
+  const lockFile = join(installation.dir, LOCK_FILE_NAME);
   try {
     lock = await readLock(lockFile);
   } catch (error) {

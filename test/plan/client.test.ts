@@ -125,6 +125,17 @@ describe('transport rules', () => {
     expect(peer.seen[2]!.headers['idempotency-key']).toBeUndefined();
   });
 
+  it('sends once more when a reused connection is closed before any answer, and only once', async () => {
+    const flaky = await serve((request, response, index) => (index === 0 ? response.socket?.destroy() : json(response, 200, { key: request.headers['idempotency-key'] })));
+    const client = new CoreClient(flaky.url, { token: staticToken('t') });
+    const answer = await client.send<{ key: string }>('POST', '/x', { body: {} });
+    expect(answer.key).toBe(flaky.seen[0]!.headers['idempotency-key']);
+    expect(flaky.seen).toHaveLength(2);
+    const dead = await serve((_request, response) => response.socket?.destroy());
+    await expect(new CoreClient(dead.url, { token: staticToken('t') }).get('/x')).rejects.toBeInstanceOf(CoreTransportError);
+    expect(dead.seen).toHaveLength(2);
+  });
+
   it('gives up on a core that does not answer', async () => {
     const peer = await serve(() => undefined);
     const error = await new CoreClient(peer.url, { token: staticToken('t'), timeoutMs: 200 }).get('/slow').catch((e: unknown) => e);

@@ -85,12 +85,17 @@ export const processExpressionRules = defineRule({
   check(context) {
     const processes = context.objects('Process');
     const calledWith = callInputs(processes);
+    // Processes with the same data, stages and settings share their environments (and so their checks).
+    const shared = new Map<string, Environments>();
     for (const process of processes) {
       const pkg = context.workspace.package(process.package);
       const data = processDataSchema(process);
       const spec = data === undefined ? process.spec : { ...process.spec, data };
       const settings = expressionSettings(pkg);
-      const environments = new Environments(processProfile(spec, settings));
+      const profile = processProfile(spec, settings);
+      const key = JSON.stringify(profile);
+      let environments = shared.get(key);
+      if (environments === undefined) shared.set(key, (environments = new Environments(profile)));
       const variables = manifestVariables(pkg);
       const results = new Map<string, CheckResult>();
       for (const expression of processExpressions(spec)) {

@@ -366,7 +366,7 @@ const FORMAT_CHECKS: Readonly<Record<string, (value: string) => boolean>> = {
   uuid: (value) => /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(value),
 };
 
-export function fitsType(value: unknown, type: SettingsType): boolean {
+function fitsType(value: unknown, type: SettingsType): boolean {
   switch (type) {
     case 'string':
       return typeof value === 'string';
@@ -500,7 +500,7 @@ interface FormReview {
 }
 
 /** The form of the settings: its mistakes, its Controls and its labels. */
-export function reviewForm(pkgKey: string, form: unknown, root: Record<string, unknown> | undefined): FormReview {
+function reviewForm(pkgKey: string, form: unknown, root: Record<string, unknown> | undefined): FormReview {
   const review: FormReview = { problems: [], controls: [], labels: [] };
   const problem = (pointer: string, reason: string, extra: { part?: 'key'; hint?: string } = {}) => review.problems.push({ pointer, reason, ...extra });
   const groupLabel = new RegExp(`^${escapeRegExp(pkgKey)}\\.settings\\.groups\\.[A-Za-z0-9][A-Za-z0-9_-]*$`);

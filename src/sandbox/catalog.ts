@@ -6,6 +6,7 @@
 import type { InstallVariable, JsonSchema } from '../cel/index.js';
 import type { ObjectKind } from '../model/kinds.js';
 import type { PackageObject } from '../model/package.js';
+import { processDataSchema } from '../model/process.js';
 import type { Workspace } from '../model/workspace.js';
 import { SandboxCalendar } from './calendar.js';
 import { isRecord } from './values.js';
@@ -50,8 +51,7 @@ export class Catalog {
 
   /** JSON Schema of a process's data, with `spec.data: {$ref}` resolved to the referenced file. */
   dataSchema(process: PackageObject): JsonSchema | undefined {
-    if (process.data !== undefined) return isRecord(process.data.document.value) ? process.data.document.value : undefined;
-    return isRecord(process.spec.data) ? process.spec.data : undefined;
+    return processDataSchema(process);
   }
 
   get settingsSchema(): JsonSchema | undefined {

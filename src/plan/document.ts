@@ -105,6 +105,8 @@ export async function writePlanFile(path: string, plan: SealedPlan): Promise<voi
   try {
     await writeFile(temporary, prettyJson(plan.document, plan.floats), { flag: 'wx' });
     await rename(temporary, path);
+  } catch (error) {
+    throw new PlanRefusal('plan_not_written', `${path}: the plan cannot be written: ${(error as Error).message}`, 'check --out', 2);
   } finally {
     await rm(temporary, { force: true });
   }

@@ -15,6 +15,7 @@
  * | core_unreachable      | no answer from the core                                                        |
  * | core_plan_errors      | the core's plan has errors or needs a migration: the plan is not saved          |
  * | catalog_conflict      | an object cannot be planned (immutable version changed, archived type, …)      |
+ * | plan_not_written      | `--out` cannot be written (exit 2)                                             |
  * | plan_invalid          | the file is not a package-sdk.plan/v1 plan                                     |
  * | plan_modified         | the plan was edited after it was built (planHash)                              |
  * | server_mismatch       | the plan was built for another core                                           |

@@ -20,6 +20,18 @@ export function digest(value: unknown, floats?: ReadonlySet<string>): string {
   return `sha256:${bytesToHex(sha256(utf8ToBytes(canonicalJson(value, floats))))}`;
 }
 
+/**
+ * Python's `str(value)` of a scalar read from YAML or JSON — what the reference writes where it turns a value
+ * into text (a variable default, a version): `True`, `None`, `2.0` for a float written `2.0`.
+ */
+export function pythonStr(value: unknown, writtenAsFloat = false): string {
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (value === null || value === undefined) return 'None';
+  if (typeof value === 'number') return writeNumber(value, writtenAsFloat);
+  return String(value);
+}
+
 /** Python string order (code points); UTF-8 byte order is the same order, UTF-16 `<` is not. */
 export function byCodePoint(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

@@ -10,7 +10,7 @@ import { CORE_PLANNED_KINDS } from '../core/server/packages.js';
 import type { PackageObject } from '../model/package.js';
 import type { Change } from './document.js';
 import { PlanRefusal } from './refusal.js';
-import { changedFields, isSubset, pick, sameJson, specOf, type SectionContext, type Step } from './section.js';
+import { changedFields, isSubset, pick, sameJson, specOf, versionText, type SectionContext, type Step } from './section.js';
 
 const CATALOG_ORDER = ['WorkspaceType', 'Capability', 'ConnectionType', 'Role', 'Skill', 'ArtifactType', 'TaskType', 'Agent', 'ProjectTemplate', 'WorkRule'] as const;
 type InstallerKind = (typeof CATALOG_ORDER)[number];
@@ -195,7 +195,7 @@ const SKILL_IMMUTABLE = ['protocol', 'sideEffects', 'riskLevel', 'contract'] as 
 const SKILL_FIELDS = ['description', ...SKILL_IMMUTABLE, 'config', 'inputSchema', 'outputSchema'] as const;
 
 const skill: Planner = async (ctx, object, spec) => {
-  const version = String(spec.version ?? '1.0.0');
+  const version = versionText(object, spec, '1.0.0');
   const listed = (await ctx.client.list<Row>('/api/v1/skills', [['name', object.key]])).find((row) => String(row.version) === version);
   if (!listed) {
     return [{
@@ -233,7 +233,7 @@ function movedEndpoint(wanted: unknown, actual: unknown): string | undefined {
 const CONNECTION_FIELDS = ['displayName', 'description', 'auth', 'oauth2', 'accountField', 'settingsSchema', 'defaultKey'] as const;
 
 const connectionType: Planner = async (ctx, object, spec) => {
-  const version = String(spec.version);
+  const version = versionText(object, spec);
   const desired = pick(spec, CONNECTION_FIELDS);
   const row = (await ctx.client.list<Row & { rowVersion: number; spec: unknown }>('/api/v1/connection-types', [['key', object.key]]))
     .find((candidate) => String(candidate.version) === version);

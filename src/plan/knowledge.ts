@@ -7,7 +7,7 @@ import type { PackageObject } from '../model/package.js';
 import { CoreHttpError } from '../core/client.js';
 import type { Change, EnableItem } from './document.js';
 import { PlanRefusal } from './refusal.js';
-import { specOf, type SectionContext, type Step } from './section.js';
+import { specOf, versionText, type SectionContext, type Step } from './section.js';
 import { substitute } from './variables.js';
 
 export interface KnowledgeSteps {
@@ -37,7 +37,8 @@ export async function knowledgeSteps(ctx: SectionContext): Promise<KnowledgeStep
 
 async function registerStep(ctx: SectionContext, object: PackageObject): Promise<Step | undefined> {
   const spec = specOf(ctx, object);
-  const ref = `${spec.scope === 'tenant' ? 'tenant:' : ''}${String(spec.name)}@${String(spec.version)}`;
+  const version = versionText(object, spec);
+  const ref = `${spec.scope === 'tenant' ? 'tenant:' : ''}${String(spec.name)}@${version}`;
   const found = await ctx.client.find<{ kinds?: { kind: string }[]; relations?: { relation: string }[] }>(
     `/api/v1/knowledge/packs/${encodeURIComponent(ref).replace(/%3A/gi, ':').replace(/%40/gi, '@')}`);
   if (found) {
@@ -48,7 +49,7 @@ async function registerStep(ctx: SectionContext, object: PackageObject): Promise
     }
     return undefined;
   }
-  const change: Change = { package: object.package, kind: 'KnowledgePack', key: object.key, operation: 'register', version: String(spec.version), detail: `ontology ${ref}` } as Change;
+  const change: Change = { package: object.package, kind: 'KnowledgePack', key: object.key, operation: 'register', version, detail: `ontology ${ref}` } as Change;
   return {
     change,
     write: async () => {
@@ -56,7 +57,7 @@ async function registerStep(ctx: SectionContext, object: PackageObject): Promise
         await ctx.client.send('POST', '/api/v1/knowledge/packs', { body: spec });
       } catch (error) {
         if (error instanceof CoreHttpError && error.status === 409) {
-          throw new PlanRefusal('catalog_conflict', `KnowledgePack/${object.key}: version ${String(spec.version)} is already registered with different content — ` +
+          throw new PlanRefusal('catalog_conflict', `KnowledgePack/${object.key}: version ${version} is already registered with different content — ` +
             'an ontology version is immutable, bump version');
         }
         throw error;

@@ -6,7 +6,7 @@
 import type { CoreClient } from '../core/client.js';
 import type { PackageObject } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
-import { canonicalJson } from './canonical.js';
+import { canonicalJson, pythonStr } from './canonical.js';
 import type { Change } from './document.js';
 import { substituteValue, type Variables } from './variables.js';
 
@@ -32,6 +32,12 @@ export interface Step {
 /** `spec` with the package's `${VAR}` values in place. */
 export function specOf(ctx: SectionContext, object: PackageObject): Record<string, unknown> {
   return substituteValue(object.spec, ctx.variables.valuesOf.get(object.package) ?? {}, object.file);
+}
+
+/** `spec.version` as the reference turns it into text (`str(...)`): `1` → "1", `1.0` → "1.0". */
+export function versionText(object: PackageObject, spec: Record<string, unknown>, fallback?: string): string {
+  if (spec.version === undefined && fallback !== undefined) return fallback;
+  return pythonStr(spec.version, object.document.floats.has('/spec/version'));
 }
 
 export function sameJson(a: unknown, b: unknown): boolean {

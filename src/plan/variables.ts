@@ -9,7 +9,7 @@ import { VARIABLE_PATTERN, findVariables } from '../model/variables.js';
 import type { Installation } from '../model/installation.js';
 import type { Package } from '../model/package.js';
 import type { CoreClient } from '../core/client.js';
-import { digest } from './canonical.js';
+import { digest, pythonStr } from './canonical.js';
 import { PlanRefusal } from './refusal.js';
 
 export type Environment = Readonly<Record<string, string>>;
@@ -71,7 +71,9 @@ export function resolveVariables(packages: readonly Package[], installation: Ins
     const declared = declarationsOf(pkg);
     const values: Record<string, string> = {};
     for (const [name, declaration] of Object.entries(declared)) {
-      if (declaration.default !== undefined && declaration.default !== null) values[name] = String(declaration.default);
+      if (declaration.default !== undefined && declaration.default !== null) {
+        values[name] = pythonStr(declaration.default, pkg.manifest.floats.has(`/spec/variables/${name}/default`));
+      }
       else if (declaration.required === false) values[name] = '';
     }
     Object.assign(values, env);

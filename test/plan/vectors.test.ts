@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/load/json.js';
 import { lockHash, type LockEntry } from '../../src/lock/lock-file.js';
-import { canonicalJson, digest, prettyJson } from '../../src/plan/canonical.js';
+import { canonicalJson, digest, prettyJson, pythonStr } from '../../src/plan/canonical.js';
 import { byParts } from '../../src/plan/core-section.js';
 import { planHashOf, readPlanFile, seal, writePlanFile, type PlanDocument } from '../../src/plan/document.js';
 
@@ -43,6 +43,11 @@ describe('canonical JSON and digest (§3, §7)', () => {
       sections: [{ kind: 'catalog', changes: [] }, { kind: 'knowledge', register: [], enable: [] }, { kind: 'notification-rules', changes: [] }, { kind: 'retire', items: [] }],
     };
     expect(planHashOf(document, new Set())).toBe('sha256:f8a061fee61b62f7b0fdf7853cea2733245c2619355529c6d9c91345beac15e2');
+  });
+
+  it('turns scalars into text as Python str() does (variable defaults, versions)', () => {
+    expect([pythonStr(true), pythonStr(false), pythonStr(null), pythonStr(2500), pythonStr(2, true), pythonStr(0.5), pythonStr('1.2.0')])
+      .toEqual(['True', 'False', 'None', '2500', '2.0', '0.5', '1.2.0']);
   });
 
   it('orders core request files by path parts, not as plain strings', () => {

@@ -5,6 +5,9 @@
  * | code                  | when                                                                           |
  * |-----------------------|--------------------------------------------------------------------------------|
  * | server_invalid        | `--server` is not https (or http to loopback), or carries credentials (exit 2) |
+ * | token_missing         | no CP_TOKEN for a remote core (exit 2)                                         |
+ * | env_unreadable        | the `--env` file cannot be read (exit 2)                                       |
+ * | lock_invalid, lock_stale, content_mismatch | packages.lock unreadable, or not what the installation is now |
  * | packages_invalid      | the installation does not load, or its packages fail the static check           |
  * | core_version_unknown  | `/openapi.json` cannot be read or has no `info.version`                        |
  * | engines_incompatible  | the core's version is outside a package's `engines.control-plane` range        |
@@ -15,6 +18,7 @@
  * | core_unreachable      | no answer from the core                                                        |
  * | core_plan_errors      | the core's plan has errors or needs a migration: the plan is not saved          |
  * | catalog_conflict      | an object cannot be planned (immutable version changed, archived type, …)      |
+ * | calendar_in_use       | a calendar to retire is used by processes this plan does not retire            |
  * | plan_not_written      | `--out` cannot be written (exit 2)                                             |
  * | plan_invalid          | the file is not a package-sdk.plan/v1 plan                                     |
  * | plan_modified         | the plan was edited after it was built (planHash)                              |

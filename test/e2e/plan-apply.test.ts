@@ -31,7 +31,7 @@ async function installed(): Promise<void> {
   expect((await plan()).code).toBe(0);
   const result = await approved();
   expect(result.stderr).not.toContain('rror');
-  expect(result.code).toBe(0);
+  expect(result.code, result.stderr).toBe(0);
 }
 
 async function taskTypeVersions(key: string): Promise<{ version: number; status: string }[]> {
@@ -58,7 +58,7 @@ describe('plan and apply of the claims example against core serve', () => {
   it('first install: everything is added, the plan validates and holds no variable value; a second plan has no changes', async () => {
     const first = await plan();
     expect(first.stderr).not.toContain('rror');
-    expect(first.code).toBe(0);
+    expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^ {2}\+ Role\/claims-manager \(claims\) — new$/m);
     expect(first.stdout).toMatch(/^ {2}\+ Process\/claim: create$/m);
     expect(first.stdout).toMatch(/^ {2}\+ TaskType\/claim-review: create$/m);
@@ -77,20 +77,20 @@ describe('plan and apply of the claims example against core serve', () => {
     expect(text).not.toContain('helpdesk.example.com');
 
     const applied = await approved();
-    expect(applied.code).toBe(0);
+    expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toMatch(/applied plan sha256:[0-9a-f]{64} \(package-sdk\.plan\/v1\): \d+ changes written/);
     expect((await core.call('GET', '/api/v1/process-definitions/claim')).body).toMatchObject({ status: 'active' });
     expect((await core.call('GET', `/api/v1/workspaces/${WORKSPACE}/knowledge-packs`)).body).toMatchObject({ packs: ['default@1', 'claims@1'] });
 
     const second = await plan();
-    expect(second.code).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toMatch(/^no changes$/m);
     expect(second.stdout).not.toContain('total changes');
   });
 
   it('--json prints exactly the plan document that was saved', async () => {
     const result = await plan(['--json']);
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(JSON.parse(readFileSync(planFile, 'utf8')));
   });
 
@@ -98,7 +98,7 @@ describe('plan and apply of the claims example against core serve', () => {
     await installed();
     editTaskType('claim-review', 'displayName: ', 'displayName: Checked ');
     const changed = await plan();
-    expect(changed.code).toBe(0);
+    expect(changed.code, changed.stderr).toBe(0);
     expect(changed.stdout).toMatch(/^ {2}~ TaskType\/claim-review: update displayName \(new version, deprecates v1\)$/m);
     expect(changed.stdout).toMatch(/^Plan: 0 to add, 1 to change, 0 to retire\.$/m);
     expect((await approved()).code).toBe(0);
@@ -112,7 +112,7 @@ describe('plan and apply of the claims example against core serve', () => {
     expect(edit.status).toBe(200);
 
     const kept = await plan();
-    expect(kept.code).toBe(0);
+    expect(kept.code, kept.stderr).toBe(0);
     expect(kept.stdout).toContain('console edits: kept (to overwrite — plan --overwrite-console)\n  stay as in the console:\n  = TaskType/claim-followup (claims): displayName');
     const keeping = await approved();
     expect(keeping.code, keeping.stderr).toBe(0);
@@ -123,7 +123,7 @@ describe('plan and apply of the claims example against core serve', () => {
     expect(await current()).toBe('Edited in the console');
 
     const overwrite = await plan(['--overwrite-console']);
-    expect(overwrite.code).toBe(0);
+    expect(overwrite.code, overwrite.stderr).toBe(0);
     expect(overwrite.stdout).toContain('console edits: overwritten (overwriteConsole)\n  will be overwritten:\n  ! TaskType/claim-followup (claims): displayName');
     expect(JSON.parse(readFileSync(planFile, 'utf8')).overwriteConsole).toBe(true);
     const overwritten = await approved();
@@ -138,7 +138,7 @@ describe('plan and apply of the claims example against core serve', () => {
     writeFileSync(retiring, 'apiVersion: taimen.ai/v1\nkind: Installation\nkey: claims-retired\nspec:\n  packages: []\n  retire:\n    Process: [claim]\n    WorkRule: [claim-reopened]\n');
     const result = await runCli(['plan', '--install', retiring, '--server', core.url, '--out', planFile], { cwd: claims.dir, env: claimsEnv(core) });
     expect(result.stderr).not.toContain('rror');
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^ {2}- WorkRule\/claim-reopened — rule → archived$/m);
     expect(result.stdout).toMatch(/^ {2}- Process\/claim — process → retired, no live instances$/m);
     expect(result.stdout).toMatch(/^Plan: 0 to add, 0 to change, 2 to retire\.$/m);
@@ -223,7 +223,7 @@ describe('plan and apply of the claims example against core serve', () => {
       expect(proxy.writes).toHaveLength(2);
 
       const rest = await plan([], viaProxy, proxy.url);
-      expect(rest.code).toBe(0);
+      expect(rest.code, rest.stderr).toBe(0);
       const remaining = JSON.parse(readFileSync(planFile, 'utf8')).sections[0].changes.length;
       expect(remaining).toBe(initial - 2);
       expect((await apply(['--plan-hash', planHashOf()], viaProxy)).code).toBe(0);
@@ -268,12 +268,12 @@ describe('the bundled example with --server local', () => {
     const out = join(cwd, 'plan.json');
     const first = await runCli(['plan', '--install', install, '--server', 'local', '--env', env, '--out', out], { cwd });
     expect(first.stderr).not.toContain('rror');
-    expect(first.code).toBe(0);
+    expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain(`apply it: package-sdk apply --plan ${out} --server local`);
     expect(JSON.parse(readFileSync(out, 'utf8')).server).toBe('http://localhost/local');
     const applied = await runCli(['apply', '--plan', out, '--server', 'local', '--env', env, '--auto-approve'], { cwd });
     expect(applied.stderr).not.toContain('rror');
-    expect(applied.code).toBe(0);
+    expect(applied.code, applied.stderr).toBe(0);
     const again = await runCli(['plan', '--install', install, '--server', 'local', '--env', env, '--out', out], { cwd });
     expect(again.stdout).toMatch(/^no changes$/m);
   });

@@ -4,7 +4,7 @@
  * the error envelope `{"error": {code, message, details}}` becomes a `BundleFailure` with the same code.
  */
 import { existsSync } from 'node:fs';
-import { isSafeTransport } from '../core/client.js';
+import { CoreClient, CoreHttpError, CoreTransportError, isSafeTransport, staticToken } from '../core/client.js';
 import { BundleFailure } from './failure.js';
 import { defaultSignatureFile, readJsonFile } from './file.js';
 
@@ -33,37 +33,17 @@ export function connection(server: string | undefined, token: string | undefined
   return bearer ? { base, token: bearer } : { base };
 }
 
-/** One request; answers the parsed body, or throws the server's error as a `BundleFailure`. */
+/** One request through the core client's transport; the server's error becomes a `BundleFailure` with its code. */
 export async function request<T>(conn: Connection, method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; body: T }> {
-  const url = `${conn.base}/v1${path}`;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (conn.token) headers.authorization = `Bearer ${conn.token}`;
-  let response: Response;
+  const client = new CoreClient(conn.base, { token: staticToken(conn.token) });
   try {
-    response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    const answer = await client.call<T>(method, `/v1${path}`, { idempotent: false, ...(body === undefined ? {} : { rawBody: body }) });
+    return { status: answer.status, body: answer.body };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new BundleFailure('server_unreachable', `cannot reach ${conn.base}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    if (error instanceof CoreHttpError) throw new BundleFailure(error.code, error.reason, 1, { status: error.status, ...error.details });
+    if (error instanceof CoreTransportError) throw new BundleFailure('server_unreachable', `cannot reach the control plane: ${error.message}`);
+    throw error;
   }
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text === '' ? null : JSON.parse(text);
-  } catch {
-    throw new BundleFailure('bad_response', `${method} ${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
-  }
-  if (!response.ok) throw failureOf(response.status, parsed, `${method} ${url}`);
-  return { status: response.status, body: parsed as T };
-}
-
-function failureOf(status: number, body: unknown, what: string): BundleFailure {
-  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
-  if (error && typeof error.code === 'string') {
-    const details = typeof error.details === 'object' && error.details !== null ? (error.details as Record<string, unknown>) : {};
-    return new BundleFailure(error.code, typeof error.message === 'string' ? error.message : error.code, 1, { status, ...details });
-  }
-  return new BundleFailure('http_error', `${what} answered ${status}`, 1, { status });
 }
 
 export interface ApplyResult {

@@ -76,6 +76,8 @@ export interface CoreClientOptions {
 
 export interface RequestOptions {
   body?: unknown;
+  /** A body already serialised, sent byte for byte (a signed document keeps its number lexemes). */
+  rawBody?: string;
   /** Query parameters, in the order given. */
   query?: readonly (readonly [string, string | number | boolean])[];
   /** A fresh key for a write (default for every non-GET); `false` for a dry run the core treats as a read. */
@@ -137,7 +139,7 @@ export class CoreClient {
   async call<T>(method: string, path: string, options: RequestOptions & { headers?: Record<string, string> } = {}): Promise<CoreAnswer<T>> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', ...options.headers };
     if ((options.idempotent ?? method !== 'GET') && method !== 'GET') headers['Idempotency-Key'] = randomUUID();
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     const url = this.urlOf(path, options.query);
     let response = await this.exchange(method, url, headers, body);
     if (response.status === 401 && this.options.token.renew) {

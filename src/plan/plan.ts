@@ -66,6 +66,7 @@ export async function onStand<T>(
 ): Promise<T> {
   const server = recordedServer(options.server); // a bad address refuses before anything is loaded
   const loaded = await loadInstallation(options.install, { ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) });
+  for (const warning of loaded.warnings) options.warn(warning);
   const env: Environment = await readEnvironment(options.env, options.processEnv);
   const variables = resolveVariables(loaded.workspace.packages, loaded.installation, env);
   const connectOptions = { env, ...(options.localDataDir ? { localDataDir: options.localDataDir } : {}), localSeed: sandboxSeed(loaded, variables) };

@@ -16,15 +16,18 @@ export interface LoadedInstallation {
   /** Lock-style entries of every package, in dependency order. */
   entries: LockEntry[];
   lockHash: string;
+  /** Git sources read from the cache because their remote was unavailable: the plan goes on, a person should know. */
+  warnings: string[];
 }
 
 export async function loadInstallation(install: string, options: { cwd?: string; cacheDir?: string } = {}): Promise<LoadedInstallation> {
-  const [{ check }, { gitSourceResolver }, { contentHash }, { lockHash, readLock, LOCK_FILE_NAME, LockFileError }, { sameSource }] = await Promise.all([
-    import('../check/index.js'), import('../lock/resolver.js'), import('../lock/content-hash.js'), import('../lock/lock-file.js'), import('../lock/resolver.js')]);
+  const [{ check }, { gitSourceResolver, sameSource }, { contentHash }, { lockHash, readLock, LOCK_FILE_NAME, LockFileError }, { isLocalUrl }] = await Promise.all([
+    import('../check/index.js'), import('../lock/resolver.js'), import('../lock/content-hash.js'), import('../lock/lock-file.js'), import('../lock/source.js')]);
   const resolveGitSource = gitSourceResolver({ strict: true, installFile: install, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) });
   const { report, workspace } = await check({ install, resolveGitSource, ...(options.cwd ? { cwd: options.cwd } : {}) });
-  if (!report.ok || !workspace.installation) {
-    const lines = report.errors.map(describe);
+  const errors = report.errors.filter((finding) => !isLocalGitUrlFinding(finding, workspace.installation, isLocalUrl));
+  if (errors.length > 0 || !workspace.installation) {
+    const lines = errors.map(describe);
     throw new PlanRefusal('packages_invalid', `packages failed the check:\n  ${lines.join('\n  ')}`,
       `package-sdk check --install ${install} shows them with their code frames`, 1, lines);
   }
@@ -51,7 +54,8 @@ export async function loadInstallation(install: string, options: { cwd?: string;
         `lock again (package-sdk lock --install ${install}) if the changes are accepted`, 1, problems);
     }
   }
-  return { workspace, installation, entries, lockHash: lockHash(entries) };
+  const warnings = report.warnings.filter((finding) => finding.code === 'source_unavailable').map(describe);
+  return { workspace, installation, entries, lockHash: lockHash(entries), warnings };
 }
 
 /** The reference's whole-lock comparison: the first difference of each package, then keys only the lock has. */
@@ -76,6 +80,18 @@ function lockProblems(
   const extra = lockEntries.map((entry) => entry.key).filter((key) => !known.has(key)).sort();
   if (extra.length > 0) problems.push(`lock_stale: lock has packages not in the installation: ${extra.join(', ')}`);
   return problems;
+}
+
+/**
+ * Local git sources (loopback http, `file://`) are ours, for trying things on one machine and for tests; the
+ * published schema knows only remote URLs, so its complaint about them is dropped here as `lock` drops it.
+ * Their transport is still checked by the git source rules.
+ */
+function isLocalGitUrlFinding(finding: Finding, installation: Installation | undefined, isLocalUrl: (url: string) => boolean): boolean {
+  if (finding.code !== 'schema_violation' || !installation || finding.file !== installation.file) return false;
+  const index = /^\/spec\/packages\/(\d+)\/git$/.exec(finding.path)?.[1];
+  const entry = index === undefined ? undefined : installation.entries.find((candidate) => candidate.pointer === `/spec/packages/${index}`);
+  return entry?.source !== undefined && 'git' in entry.source && isLocalUrl(entry.source.git);
 }
 
 function describe(finding: Finding): string {

@@ -2,7 +2,7 @@
  * `package-sdk test` through the built CLI: the text report and exit codes, `--json`, `--junit`, and
  * `--server local` (the embedded core answers POST /packages:test with the sandbox).
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, scratchDir } from '../support/cli.js';
@@ -37,7 +37,11 @@ describe('package-sdk test', () => {
   });
 
   it('refuses the scenarios of a package with check errors', async () => {
-    const out = await runCli(['test', join(ROOT, '../shared/corpus/fixtures/handoff/packages/intake-demo')]);
+    const broken = join(scratch, 'engine-demo');
+    cpSync(DEMO, broken, { recursive: true });
+    const taskType = join(broken, 'task-types/order-check.yaml');
+    writeFileSync(taskType, readFileSync(taskType, 'utf8').replace(/^spec:$/m, 'spec:\n  colour: blue'));
+    const out = await runCli(['test', broken]);
     expect(out.code).toBe(1);
     expect(out.stdout).toContain('check_failed');
   });

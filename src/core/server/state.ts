@@ -2,9 +2,8 @@ import type { Reply, RouteContext } from './route.js';
 import type { BundleSupport } from './routes/bundles.js';
 
 /**
- * Runs a package's tests for `POST /packages:test`. The local core has no process engine of its own: the
- * sandbox plugs in here, and until it does the route answers 501 `not_implemented` as a core without the
- * feature would.
+ * Runs a package's tests for `POST /packages:test`: the sandbox (package-sdk's process engine) unless a
+ * caller plugs in another.
  */
 export type PackageTester = (request: PackageTestRequest, ctx: RouteContext) => Promise<Reply>;
 
@@ -20,7 +19,7 @@ export interface CoreState {
   /** `info.version` of /openapi.json — the control-plane version packages' `engines` are checked against. */
   version: string;
   dataDir: string;
-  packageTester?: PackageTester;
+  packageTester: PackageTester;
   /** Set when the bundle library loaded; the Kernos routes answer 501 without it. */
   bundles?: BundleSupport;
 }

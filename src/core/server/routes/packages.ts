@@ -107,9 +107,6 @@ export const PACKAGE_ROUTES: Route[] = [
     query: [{ name: 'checkOnly', type: 'boolean' }],
     transactional: false,
     handle(ctx) {
-      if (!ctx.state.packageTester) {
-        throw new CoreError(501, 'not_implemented', 'this core runs no package tests yet', { implementedBy: 'package-sdk test (the local process engine)' });
-      }
       const body = bodyOf<{ package: { files: PackageFile[] }; tests?: string[]; workspaceId?: string | null }>(ctx);
       return ctx.state.packageTester({ ...body, checkOnly: booleanQuery(ctx.query, 'checkOnly') }, ctx);
     },

@@ -1,4 +1,4 @@
-import { CoreError, unprocessable } from '../errors.js';
+import { unprocessable } from '../errors.js';
 import { now } from '../identity.js';
 import { type PackageFile, applyPackage, planPackage } from '../packages.js';
 import { type Route, booleanQuery, bodyOf } from '../route.js';

@@ -62,7 +62,8 @@ for (const piece of readdirSync(new URL('./bench/', import.meta.url)).filter((f)
 
 const width = Math.max(...rows.map((r) => r.name.length));
 for (const row of rows) {
-  const value = row.unit === 'ms' ? `${row.value.toFixed(1)} ms` : `${Math.round(row.value).toLocaleString('en-US')} ${row.unit}`;
+  const value =
+    row.unit === 'ms' ? `${row.value.toFixed(1)} ms` : row.unit === '%' ? `${row.value.toFixed(1)} %` : `${Math.round(row.value).toLocaleString('en-US')} ${row.unit}`;
   const ratio = row.ratio !== undefined ? `  ${row.ratio.toFixed(2)}x baseline` : '';
   const budget = row.budget ? `  (budget ${row.budget})` : '';
   console.log(`${row.name.padEnd(width)}  ${value.padStart(14)}${ratio}${budget}`);

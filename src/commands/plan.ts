@@ -42,7 +42,9 @@ Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core err
         const [{ renderPlan }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
         this.log(renderPlan(result.document, paintFor(process.stdout), result.warnings));
         this.log(`\nplan saved: ${flags.out} (planHash ${result.document.planHash})`);
-        this.log(`apply it: ${this.config.bin} apply --plan ${flags.out} --server ${flags.server}`);
+        // apply rebuilds variablesHash from the same values: it needs the same --env.
+        const env = flags.env ? ` --env ${flags.env}` : '';
+        this.log(`apply it: ${this.config.bin} apply --plan ${flags.out} --server ${flags.server}${env}`);
       }
       return result.document;
     } catch (error) {

@@ -269,7 +269,7 @@ describe('the bundled example with --server local', () => {
     const first = await runCli(['plan', '--install', install, '--server', 'local', '--env', env, '--out', out], { cwd });
     expect(first.stderr).not.toContain('rror');
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toContain(`apply it: package-sdk apply --plan ${out} --server local`);
+    expect(first.stdout).toContain(`apply it: package-sdk apply --plan ${out} --server local --env ${env}`);
     expect(JSON.parse(readFileSync(out, 'utf8')).server).toBe('http://localhost/local');
     const applied = await runCli(['apply', '--plan', out, '--server', 'local', '--env', env, '--auto-approve'], { cwd });
     expect(applied.stderr).not.toContain('rror');

@@ -18,20 +18,27 @@ export class Catalog {
     private readonly find: (kind: ObjectKind, id: string) => PackageObject | undefined,
     /** `spec` of the package manifest (settings, variables); empty for loose files. */
     readonly manifest: Record<string, unknown> = {},
+    /** The package's own objects (not those of its requires): the work rules a process scenario offers its tasks to. */
+    private readonly own: readonly PackageObject[] = [],
   ) {}
 
   static forPackage(workspace: Workspace, pkg: string): Catalog {
     const manifest = workspace.package(pkg)?.manifest.value;
     const spec = isRecord(manifest) && isRecord(manifest.spec) ? manifest.spec : {};
-    return new Catalog((kind, id) => workspace.lookup(pkg, kind, id), spec);
+    return new Catalog((kind, id) => workspace.lookup(pkg, kind, id), spec, workspace.package(pkg)?.objects);
   }
 
   static forLooseObjects(objects: readonly PackageObject[]): Catalog {
-    return new Catalog((kind, id) => objects.find((object) => object.kind === kind && object.id === id));
+    return new Catalog((kind, id) => objects.find((object) => object.kind === kind && object.id === id), {}, objects);
   }
 
   object(kind: ObjectKind, id: string): PackageObject | undefined {
     return this.find(kind, id);
+  }
+
+  /** The package's own objects of a kind, in the order they were loaded. */
+  ownObjects(kind: ObjectKind): PackageObject[] {
+    return this.own.filter((object) => object.kind === kind);
   }
 
   spec(kind: ObjectKind, id: string): Record<string, unknown> | undefined {

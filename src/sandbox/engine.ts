@@ -228,17 +228,31 @@ export class ProcessRun {
     if (by !== undefined && task.candidates.length > 0 && !task.candidates.includes(by)) {
       throw new ScenarioFailure('not_assignee', `${by} may not complete the task of step '${step}': it is assigned to ${task.assignee ?? 'nobody'} (${task.candidates.join(', ')})`);
     }
-    if (cancel) {
-      task.state = 'cancelled';
-      task.status = this.lifecycleStatus(task.taskType, 'terminal_cancelled') ?? 'cancelled';
-      this.record('process.task_cancelled', step);
-    } else {
+    if (!cancel) {
       const form = this.formSchema(step);
       const problem = form === undefined ? undefined : this.options.schemas.problem(form, output ?? {});
       if (problem !== undefined) throw new ScenarioFailure('output_invalid', `the output does not match the form of step '${step}': ${problem}`);
+    }
+    await this.close(task, cancel, by, output);
+  }
+
+  /**
+   * A work rule closes the task an observation is bound to (`action.target: task`). The rule acts with its own
+   * authority and gives no form data, so neither the assignment nor the form is checked; the step's output is `{}`.
+   */
+  async closeByRule(task: TaskRecord, cancel: boolean, by: string | undefined): Promise<void> {
+    await this.close(task, cancel, by, {});
+  }
+
+  private async close(task: TaskRecord, cancel: boolean, by: string | undefined, output: Record<string, unknown> | undefined): Promise<void> {
+    if (cancel) {
+      task.state = 'cancelled';
+      task.status = this.lifecycleStatus(task.taskType, 'terminal_cancelled') ?? 'cancelled';
+      this.record('process.task_cancelled', task.step);
+    } else {
       task.state = 'completed';
       task.status = this.lifecycleStatus(task.taskType, 'terminal_success', 'completionStatus') ?? 'done';
-      this.record('process.task_completed', step);
+      this.record('process.task_completed', task.step);
     }
     if (by !== undefined) {
       task.assignee = by;

@@ -2,12 +2,13 @@
  * `subject: process` (the default): a scenario drives one process instance — `emit`, `advance`, `complete`,
  * `approve`, `settings` — and `expect` compares what it sees with what the author expects. Lists compare as
  * subsets (the tasks, milestones, memory writes given must be there), `events` as a subsequence of the process
- * events since the previous `expect`.
+ * events since the previous `expect`; `rules` among the decisions of the package's task rules since then.
  */
 import { ProcessRun, processElements, type EngineEvent, type TaskRecord } from './engine.js';
 import { milliseconds } from './due.js';
 import { ScenarioFailure, type ElementCoverage } from './result.js';
 import type { SubjectContext, SubjectRun } from './subject.js';
+import { checkRuleDecisions, TaskRules, type TaskRuleDecision } from './task-rules.js';
 import { containsValue, isRecord, show, valueAt } from './values.js';
 
 type Spec = Record<string, unknown>;
@@ -18,7 +19,9 @@ export function processRun(ctx: SubjectContext): SubjectRun {
   if (process === undefined) throw new ScenarioFailure('unknown_subject', `process '${key}' — no such Process in the package`, { path: '/process' });
   const given = isRecord(ctx.test.given) ? ctx.test.given : {};
   const run = new ProcessRun({ process, catalog: ctx.catalog, mocks: ctx.mocks, schemas: ctx.schemas, given, variables: ctx.variables });
+  const rules = new TaskRules(ctx, run);
   let eventsSeen = 0;
+  let decisionsSeen = 0;
   let started = false;
 
   const guard = async (action: () => Promise<unknown>): Promise<void> => {
@@ -34,7 +37,11 @@ export function processRun(ctx: SubjectContext): SubjectRun {
       }
       if (isRecord(step.emit)) {
         started = true;
-        return guard(() => run.emit(eventOf(step.emit as Spec, run)));
+        const event = eventOf(step.emit as Spec, run);
+        return guard(async () => {
+          await run.emit(event);
+          await rules.offer(event);
+        });
       }
       if (typeof step.advance === 'string') {
         const advance = step.advance;
@@ -67,7 +74,9 @@ export function processRun(ctx: SubjectContext): SubjectRun {
       if (isRecord(step.expect)) {
         const events = run.events.slice(eventsSeen);
         eventsSeen = run.events.length;
-        expectOf(step.expect, run, events.map((e) => e.type));
+        const decisions = rules.decisions.slice(decisionsSeen);
+        decisionsSeen = rules.decisions.length;
+        expectOf(step.expect, run, events.map((e) => e.type), decisions);
       }
     },
     coverage(): ElementCoverage {
@@ -111,7 +120,7 @@ function fail(field: string, message: string, expected: unknown, actual: unknown
   throw new ScenarioFailure('expectation_failed', `${field}: ${message}`, { expected, actual, path: field });
 }
 
-function expectOf(expect: Spec, run: ProcessRun, events: string[]): void {
+function expectOf(expect: Spec, run: ProcessRun, events: string[], decisions: TaskRuleDecision[]): void {
   if (typeof expect.status === 'string' && expect.status !== run.status) {
     const why = run.error ? ` (error ${run.error.type}${run.error.detail ? `: ${run.error.detail}` : ''})` : '';
     fail('status', `expected ${expect.status}, got ${run.status}${why}`, expect.status, run.status);
@@ -174,9 +183,7 @@ function expectOf(expect: Spec, run: ProcessRun, events: string[]): void {
   if (expect.noSideEffects === true && run.sideEffects.length > 0) {
     fail('noSideEffects', `expected none, got calls of ${run.sideEffects.join(', ')} (they declare side effects)`, true, run.sideEffects);
   }
-  if (Array.isArray(expect.rules) && expect.rules.length > 0) {
-    throw new ScenarioFailure('unsupported_expectation', 'expect.rules: decisions of work rules on process tasks are not evaluated by the local engine yet', { path: 'rules' });
-  }
+  checkRuleDecisions(expect.rules, decisions);
 }
 
 /** A task the author expects: by step, status (open tasks when not given), assignee, due and custom fields. */

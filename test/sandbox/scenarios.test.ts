@@ -25,7 +25,7 @@ describe('scenarios that must pass', () => {
     ['pyramid', { paths: [join(CORPUS, 'fixtures/pyramid/packages/review-flow')] }, 4],
     ['purchase (loose files)', { paths: ['purchase.process.yaml', 'ru.calendar.yaml', 'purchase.test.yaml'].map((f) => join(PROCESS, f)) }, 1],
     ['the bundled example', { paths: [join(ROOT, 'fixtures/example/packages/field-maintenance')] }, 6],
-    ['the engine fixture', { paths: [join(ROOT, 'fixtures/sandbox/packages/engine-demo')] }, 5],
+    ['the engine fixture', { paths: [join(ROOT, 'fixtures/sandbox/packages/engine-demo')] }, 7],
   ])('%s', async (_name, options, count) => {
     const report = await outcomes(options);
     expect(report.tests.filter((t) => t.status !== 'passed').map((t) => `${t.file}: ${t.failure?.message}`)).toEqual([]);
@@ -70,6 +70,8 @@ describe('failing scenarios say what failed and where', () => {
     ['data', 'expectation_failed', 12, /^data\.tier: expected "small", got "large"/],
     ['sla', 'expectation_failed', 12, /^sla\.check-order: expected breached, got ok/],
     ['events', 'expectation_failed', 12, /^events: expected \["process\.completed"\] in order since the last expect, got \["process\.started"/],
+    ['rules', 'expectation_failed', 13, /^rules: expected a decision \{"rule":"order-checked","step":"check-order","result":"matched"\}, decisions since the last expect: \[\{"rule":"order-checked","action":"complete_work","step":"check-order","result":"not_matched","reason":"the condition is false"\},\{"rule":"order-withdrawn",/],
+    ['rules-none', 'expectation_failed', 14, /^rules: expected no decision since the last expect, got \[\{"rule":"order-checked","action":"complete_work","step":"check-order","result":"matched","reason":"completes the task of step 'check-order'"\}/],
     ['memory', 'expectation_failed', 12, /^memory\.recalled: expected recalls by recall-history, got \[\]/],
     ['no-side-effects', 'expectation_failed', 12, /^noSideEffects: expected none, got calls of stock\.reserve@1/],
     ['refused', 'step_refused', 14, /the core refuses the vote of bob on 'approve-order': not_your_turn/],

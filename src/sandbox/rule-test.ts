@@ -62,7 +62,7 @@ export function decideRule(spec: Record<string, unknown>, input: RuleInput, ctx:
   const context = { ...input.context };
   const trigger = isRecord(spec.trigger) ? spec.trigger : {};
   if (!triggered(trigger, input)) {
-    return { result: 'skipped', reason: `the input is not a ${String(trigger.kind)} of type ${String(trigger.type ?? '(any)')}` };
+    return { result: 'skipped', reason: `the input is not ${/^[aeiou]/.test(String(trigger.kind)) ? 'an' : 'a'} ${String(trigger.kind)} of type ${String(trigger.type ?? '(any)')}` };
   }
   const author = input.author === undefined ? undefined : expectedAuthor(trigger, ctx);
   if (author !== undefined && input.author?.by !== author) {

@@ -33,7 +33,7 @@ describe('package-sdk test', () => {
     const out = await runCli(['test', join(ROOT, 'fixtures/sandbox/packages/engine-demo'), '--junit', junit], { cwd: scratch });
     expect(out.code).toBe(0);
     const xml = readFileSync(junit, 'utf8');
-    expect(xml).toContain('<testsuite name="engine-demo" tests="5" failures="0" errors="0">');
+    expect(xml).toContain('<testsuite name="engine-demo" tests="7" failures="0" errors="0">');
   });
 
   it('refuses the scenarios of a package with check errors', async () => {

@@ -30,13 +30,18 @@ export function validatorFor(name: SchemaName): ValidateFunction {
   return validate;
 }
 
+/** Set by the bundled `check` (scripts/build-check-bundle.mjs): the validators inside the bundle, loaded lazily. */
+const BUNDLED = Symbol.for('package-sdk.validators');
+
 /**
  * CommonJS (ajv's standalone code requires its runtime helpers and formats), loaded with `require`: an ESM
- * `import` of it would first scan the whole 1.5 MB module for export names.
+ * `import` of it would first scan the whole 1.5 MB module for export names. The bundled `check` carries them
+ * (so V8's code cache covers them).
  */
 function loadPrecompiled(): Record<string, ValidateFunction> | undefined {
+  const bundled = (globalThis as Record<symbol, unknown>)[BUNDLED] as (() => Record<string, ValidateFunction>) | undefined;
   try {
-    return createRequire(import.meta.url)('./validators.generated.cjs') as Record<string, ValidateFunction>;
+    return bundled ? bundled() : (createRequire(import.meta.url)('./validators.generated.cjs') as Record<string, ValidateFunction>);
   } catch {
     return undefined; // running from sources: compile on first use
   }

@@ -161,13 +161,15 @@ function toSpan([line, column, endLine, endColumn]: number[]): Span {
 
 /**
  * What makes a verdict of this build: its version, the module that holds this code (or the bundle it is part
- * of), the YAML loader and the schema validators.
+ * of), the YAML loader, the schema validators and the schemas themselves (edited without a build, they are
+ * compiled at run time).
  */
 function buildStamp(): string {
   const root = new URL('../../', import.meta.url); // dist/load/ and the bundle in dist/check/ are as deep
   const require = createRequire(import.meta.url);
   const parts = [String((require(fileURLToPath(new URL('package.json', root))) as { version: string }).version)];
-  for (const file of [import.meta.url, new URL('dist/load/yaml.js', root), new URL('dist/check/validators.generated.cjs', root)]) {
+  const schemas = ['object', 'view', 'test', 'lock', 'plan', 'knowledge-pack', 'knowledge-template'].map((name) => new URL(`schema/v1/${name}.schema.json`, root));
+  for (const file of [import.meta.url, new URL('dist/load/yaml.js', root), new URL('dist/check/validators.generated.cjs', root), ...schemas]) {
     try {
       const info = statSync(new URL(file));
       parts.push(`${info.size}:${info.mtimeMs}`);

@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats';
 /** The public schemas: what editors load and what stage 1 of `check` validates against. */
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schema/v1/', import.meta.url));
 
-export type SchemaName = 'object' | 'test' | 'lock' | 'plan' | 'view' | 'knowledge-pack' | 'knowledge-template';
+export { schemaFile, type SchemaName } from './schema-names.js';
 
 /** Annotation keywords of editors (yaml-language-server, VS Code) that ajv's strict mode must know. */
 const EDITOR_KEYWORDS = ['markdownDescription', 'deprecationMessage', 'defaultSnippets', 'errorMessage', 'x-intellij-html-description'];
@@ -37,6 +37,3 @@ export function createAjv(options: { standalone?: boolean } = {}): Ajv2020 {
   return ajv;
 }
 
-export function schemaFile(name: SchemaName): string {
-  return `${name}.schema.json`;
-}

@@ -1,7 +1,7 @@
 import type { SourceDocument } from '../load/document.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import type { Finding } from '../model/finding.js';
-import type { SchemaName } from './ajv.js';
+import type { SchemaName } from './schema-names.js';
 import { reduceSchemaErrors, type SchemaMistake } from './schema-errors.js';
 import { validatorFor } from './validators.js';
 
@@ -10,7 +10,7 @@ import { validatorFor } from './validators.js';
  * at the node that is wrong.
  */
 export async function schemaFindings(document: SourceDocument, schema: SchemaName): Promise<Finding[]> {
-  const validate = validatorFor(schema);
+  const validate = await validatorFor(schema);
   if (validate(document.value)) return [];
   return reduceSchemaErrors(validate.errors ?? []).map((mistake) => toFinding(document, mistake));
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
-import { createAjv, schemaFile, type SchemaName } from './ajv.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { schemaFile, type SchemaName } from './schema-names.js';
 
 /** Export names of the precompiled module (identifiers) by schema. */
 export const PRECOMPILED_EXPORTS: Record<SchemaName, string> = {
@@ -15,28 +16,28 @@ export const PRECOMPILED_EXPORTS: Record<SchemaName, string> = {
 
 const cache = new Map<SchemaName, ValidateFunction>();
 let precompiled: Record<string, ValidateFunction> | undefined;
-let runtimeAjv: ReturnType<typeof createAjv> | undefined;
+let runtimeAjv: Promise<Ajv2020> | undefined;
 
 /**
  * The validator of one public schema. The build precompiles them (start-up of `check` in a pre-commit hook
  * must not pay for compiling the schemas); from sources they are compiled on first use.
  */
-export function validatorFor(name: SchemaName): ValidateFunction {
+export async function validatorFor(name: SchemaName): Promise<ValidateFunction> {
   const known = cache.get(name);
   if (known) return known;
   precompiled ??= loadPrecompiled();
-  const validate = precompiled?.[PRECOMPILED_EXPORTS[name]] ?? compileAtRunTime(name);
+  const validate = precompiled?.[PRECOMPILED_EXPORTS[name]] ?? (await compileAtRunTime(name));
   cache.set(name, validate);
   return validate;
 }
 
-/** Set by the bundled `check` (scripts/build-check-bundle.mjs): the validators inside the bundle, loaded lazily. */
+/** Set by the bundled `check` (bin/check-bundle.js): the validators run from V8's code cache, loaded on first use. */
 const BUNDLED = Symbol.for('package-sdk.validators');
 
 /**
  * CommonJS (ajv's standalone code requires its runtime helpers and formats), loaded with `require`: an ESM
- * `import` of it would first scan the whole 1.5 MB module for export names. The bundled `check` carries them
- * (so V8's code cache covers them).
+ * `import` of it would first scan the whole 1.5 MB module for export names. The bundled `check` provides them
+ * from V8's code cache.
  */
 function loadPrecompiled(): Record<string, ValidateFunction> | undefined {
   const bundled = (globalThis as Record<symbol, unknown>)[BUNDLED] as (() => Record<string, ValidateFunction>) | undefined;
@@ -47,9 +48,10 @@ function loadPrecompiled(): Record<string, ValidateFunction> | undefined {
   }
 }
 
-function compileAtRunTime(name: SchemaName): ValidateFunction {
-  runtimeAjv ??= createAjv();
-  const validate = runtimeAjv.getSchema(schemaFile(name));
+/** From sources (no build): ajv compiles the schema, loaded only then — a built check never needs it. */
+async function compileAtRunTime(name: SchemaName): Promise<ValidateFunction> {
+  runtimeAjv ??= import('./ajv.js').then(({ createAjv }) => createAjv());
+  const validate = (await runtimeAjv).getSchema(schemaFile(name));
   if (!validate) throw new Error(`schema/v1/${schemaFile(name)} is missing from the installation of package-sdk`);
   return validate;
 }

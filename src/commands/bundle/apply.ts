@@ -1,6 +1,6 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Command } from '@oclif/core';
 import { applyBundle, type ApplyResult, withServer } from '../../bundle/client.js';
-import { serverFlags } from '../../bundle/flags.js';
+import { bundleFileArgs, serverFlags, signatureFlag } from '../../bundle/flags.js';
 
 export default class BundleApply extends Command {
   static override summary = 'Send a signed bundle to the control plane (POST /v1/bundles).';
@@ -10,9 +10,9 @@ export default class BundleApply extends Command {
     '<%= config.bin %> <%= command.id %> bundle.json --sig bundle.sig.json --server local --json',
   ];
   static override enableJsonFlag = true;
-  static override args = { file: Args.string({ required: true, description: 'The bundle file.' }) };
+  static override args = bundleFileArgs;
   static override flags = {
-    sig: Flags.string({ summary: 'Signature file (default: FILE.sig.json).' }),
+    ...signatureFlag,
     ...serverFlags,
   };
 

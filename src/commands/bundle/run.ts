@@ -1,4 +1,5 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Command, Flags } from '@oclif/core';
+import { bundleFileArgs } from '../../bundle/flags.js';
 import { paintFor } from '../../report/paint.js';
 import { BundleFailure } from '../../bundle/failure.js';
 import { renderTrace } from '../../bundle/render.js';
@@ -13,7 +14,7 @@ export default class BundleRun extends Command {
     '<%= config.bin %> <%= command.id %> bundle.json --mock --workflow intake --input input.json --tools tools.json --confidence code=0.2',
   ];
   static override enableJsonFlag = true;
-  static override args = { file: Args.string({ required: true, description: 'The bundle file.' }) };
+  static override args = bundleFileArgs;
   static override flags = {
     workflow: Flags.string({ required: true, summary: 'Workflow to run.' }),
     input: Flags.string({ required: true, summary: "Input: inline JSON ('{…}') or a JSON file." }),

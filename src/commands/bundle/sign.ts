@@ -1,4 +1,5 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Command, Flags } from '@oclif/core';
+import { bundleFileArgs } from '../../bundle/flags.js';
 import { renderObject } from '../../bundle/render.js';
 import { signBundleFile, type SignedFile } from '../../bundle/signature.js';
 
@@ -10,7 +11,7 @@ export default class BundleSign extends Command {
     '<%= config.bin %> <%= command.id %> bundle.json --key publisher.key --out signed/bundle.sig.json --json',
   ];
   static override enableJsonFlag = true;
-  static override args = { file: Args.string({ required: true, description: 'The bundle file.' }) };
+  static override args = bundleFileArgs;
   static override flags = {
     key: Flags.string({ required: true, summary: 'Private key file (kernos JSON, PKCS#8 PEM, or hex / base64 seed).' }),
     out: Flags.string({ summary: 'Signature file to write (default: FILE.sig.json).' }),

@@ -1,4 +1,5 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Command, Flags } from '@oclif/core';
+import { bundleFileArgs, signatureFlag } from '../../bundle/flags.js';
 import { renderObject } from '../../bundle/render.js';
 import { verifyBundleFile, type VerifiedFile } from '../../bundle/signature.js';
 
@@ -10,9 +11,9 @@ export default class BundleVerify extends Command {
     '<%= config.bin %> <%= command.id %> bundle.json --sig bundle.sig.json --trust publisher.pub --json',
   ];
   static override enableJsonFlag = true;
-  static override args = { file: Args.string({ required: true, description: 'The bundle file.' }) };
+  static override args = bundleFileArgs;
   static override flags = {
-    sig: Flags.string({ summary: 'Signature file (default: FILE.sig.json).' }),
+    ...signatureFlag,
     trust: Flags.string({ summary: 'Trusted keys: a data directory, a directory of .pub files, or a .pub file.' }),
   };
 

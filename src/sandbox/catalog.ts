@@ -6,7 +6,7 @@
 import type { InstallVariable, JsonSchema } from '../cel/index.js';
 import type { ObjectKind } from '../model/kinds.js';
 import type { PackageObject } from '../model/package.js';
-import { processDataSchema } from '../model/process.js';
+import { processDataSchema } from '../process/index.js';
 import type { Workspace } from '../model/workspace.js';
 import { SandboxCalendar } from './calendar.js';
 import { isRecord } from './values.js';

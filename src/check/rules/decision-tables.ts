@@ -8,7 +8,7 @@ import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../load/pointer.js';
 import { closestName, didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
-import { lookupDataField, processDataSchema, processElements } from '../../model/process.js';
+import { lookupDataField, processDataSchema, processModel } from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { atomsOf, parseCell, uncoveredPoint, type Domain, type InputType, type Point } from '../../model/decision-table.js';
 
@@ -84,12 +84,13 @@ interface TableInput {
 /** The `decide` steps of a process by the table they name, with their pointers. */
 function usedTables(process: PackageObject): Map<string, { pointer: string; input: unknown }[]> {
   const used = new Map<string, { pointer: string; input: unknown }[]>();
-  for (const element of processElements(process.spec)) {
-    const decide = element.node.decide;
-    if (element.table || !isMapping(decide) || typeof decide.table !== 'string') continue;
-    const list = used.get(decide.table) ?? [];
-    list.push({ pointer: childPointer(element.pointer, 'decide'), input: decide.input });
-    used.set(decide.table, list);
+  const model = processModel(process.spec);
+  for (const element of model.elements) {
+    const step = model.stepAt(element.pointer);
+    if (step?.kind !== 'decide' || !isMapping(step.body) || typeof step.body.table !== 'string') continue;
+    const list = used.get(step.body.table) ?? [];
+    list.push({ pointer: `${step.pointer}/decide`, input: step.body.input });
+    used.set(step.body.table, list);
   }
   return used;
 }

@@ -13,7 +13,7 @@ import { isMapping } from '../../load/package.js';
 import { childPointer, pointerSegments } from '../../load/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
-import { lookupDataField, processDataSchema, processElements } from '../../model/process.js';
+import { lookupDataField, processDataSchema, processModel } from '../../process/index.js';
 import { defineRule, type CodeMeta, type RuleContext } from '../rule.js';
 import { settingsOf, settingsSchemaOf } from '../settings-schema.js';
 import { settingsDeclarationProblems } from './settings.js';
@@ -138,11 +138,13 @@ function dataWrites(process: PackageObject): DataWrite[] {
   if (isMapping(start)) fromMap(start.set, '/spec/start/set');
   const correlate = process.spec.correlate;
   if (Array.isArray(correlate)) correlate.forEach((entry, i) => isMapping(entry) && fromMap(entry.set, `/spec/correlate/${i}/set`));
-  for (const element of processElements(process.spec)) {
-    if (element.table) continue;
-    fromMap(element.node.set, childPointer(element.pointer, 'set'));
-    const output = element.node.output;
-    if (isMapping(output)) fromMap(output.as, childPointer(childPointer(element.pointer, 'output'), 'as'));
+  const model = processModel(process.spec);
+  for (const element of model.elements) {
+    const step = model.stepAt(element.pointer);
+    if (step === undefined) continue;
+    if (step.kind === 'set') fromMap(step.body, `${step.pointer}/set`);
+    const output = step.node.output;
+    if (isMapping(output)) fromMap(output.as, `${step.pointer}/output/as`);
   }
   return writes;
 }
@@ -151,12 +153,15 @@ function dataWrites(process: PackageObject): DataWrite[] {
 function callInputs(processes: readonly PackageObject[]): Map<string, DataWrite[]> {
   const inputs = new Map<string, DataWrite[]>();
   for (const caller of processes) {
-    for (const element of processElements(caller.spec)) {
-      const call = element.node.call;
-      if (element.table || !isMapping(call) || typeof call.process !== 'string' || !isMapping(call.input)) continue;
-      const list = inputs.get(call.process) ?? [];
-      for (const key of Object.keys(call.input)) list.push({ path: key.split('.'), pointer: '' });
-      inputs.set(call.process, list);
+    const model = processModel(caller.spec);
+    for (const element of model.elements) {
+      const step = model.stepAt(element.pointer);
+      if (step?.kind !== 'call' || !isMapping(step.body)) continue;
+      const { process, input } = step.body;
+      if (typeof process !== 'string' || !isMapping(input)) continue;
+      const list = inputs.get(process) ?? [];
+      for (const key of Object.keys(input)) list.push({ path: key.split('.'), pointer: '' });
+      inputs.set(process, list);
     }
   }
   return inputs;

@@ -5,11 +5,12 @@
  * exact rules.
  */
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
 import type { PackageObject } from '../../model/package.js';
-import { lookupDataField, processBlocks, processDataSchema, type ProcessBlock } from '../../model/process.js';
+import {
+  atomsIn, fieldTestOf, guardOf, lookupDataField, processDataSchema, processModel,
+  type Block, type FieldTest, type Guard, type ProcessModel, type Stage as ProcessStage, type Step,
+} from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
-import { blankStrings } from './screens.js';
 
 export const processReachability = defineRule({
   id: 'process/reachability',
@@ -40,9 +41,9 @@ export const processReachability = defineRule({
   },
   check(context) {
     for (const process of context.objects('Process')) {
-      const blocks = processBlocks(process.spec);
-      reportUnreachableSteps(context, process, blocks);
-      new StageFlow(context, process, blocks).run();
+      const model = processModel(process.spec);
+      reportUnreachableSteps(context, process, model.blocks);
+      new StageFlow(context, process, model).run();
     }
   },
 });
@@ -56,123 +57,46 @@ interface Ending {
 }
 
 function stepId(step: unknown): string {
-  return isMapping(step) && typeof step.id === 'string' ? step.id : '?';
+  return typeof (step as { id?: unknown } | undefined)?.id === 'string' ? (step as { id: string }).id : '?';
 }
 
-function endingOf(step: unknown): Ending | undefined {
-  if (!isMapping(step) || step.when !== undefined) return undefined;
-  if (isMapping(step.complete)) {
-    const outcome = typeof step.complete.outcome === 'string' ? ` with outcome '${step.complete.outcome}'` : '';
-    return { step: stepId(step), how: `completes the instance${outcome}` };
+function endingOf(step: Step): Ending | undefined {
+  if (step.when !== undefined) return undefined;
+  if (step.kind === 'complete') {
+    const outcome = typeof step.body.outcome === 'string' ? ` with outcome '${step.body.outcome}'` : '';
+    return { step: step.id || '?', how: `completes the instance${outcome}` };
   }
-  if (isMapping(step.raise)) {
-    const type = typeof step.raise.type === 'string' ? ` '${step.raise.type}'` : '';
-    return { step: stepId(step), how: `raises the error${type}` };
+  if (step.kind === 'raise') {
+    const type = typeof step.body.type === 'string' ? ` '${step.body.type}'` : '';
+    return { step: step.id || '?', how: `raises the error${type}` };
   }
-  const inner = Array.isArray(step.do) ? blockEnding(step.do) : undefined;
-  return inner === undefined ? undefined : { step: stepId(step), how: `${inner.ending.how} through its do block (step '${inner.ending.step}')` };
+  const inner = step.kind === 'do' ? blockEnding(step.blocks[0]) : undefined;
+  return inner === undefined ? undefined : { step: step.id || '?', how: `${inner.ending.how} through its do block (step '${inner.ending.step}')` };
 }
 
-function blockEnding(steps: readonly unknown[]): { index: number; ending: Ending } | undefined {
-  for (let index = 0; index < steps.length; index++) {
-    const ending = endingOf(steps[index]);
-    if (ending !== undefined) return { index, ending };
+function blockEnding(block: Block | undefined): { index: number; ending: Ending } | undefined {
+  for (const step of block?.steps ?? []) {
+    const ending = endingOf(step);
+    if (ending !== undefined) return { index: step.index, ending };
   }
   return undefined;
 }
 
-function reportUnreachableSteps(context: Context, process: PackageObject, blocks: readonly ProcessBlock[]): void {
+function reportUnreachableSteps(context: Context, process: PackageObject, blocks: readonly Block[]): void {
   for (const block of blocks) {
-    const end = blockEnding(block.steps);
-    if (end === undefined || end.index === block.steps.length - 1) continue;
+    const end = blockEnding(block);
+    if (end === undefined || end.index === block.items.length - 1) continue;
     const next = end.index + 1;
-    context.report('unreachable_step', { document: process.document, pointer: `${childPointer(block.pointer, next)}/id` }, {
-      step: stepId(block.steps[next]), after: end.ending.step, how: end.ending.how, more: block.steps.length - next - 1,
+    context.report('unreachable_step', { document: process.document, pointer: `${block.pointer}/${next}/id` }, {
+      step: stepId(block.items[next]), after: end.ending.step, how: end.ending.how, more: block.items.length - next - 1,
     }, { hint: `remove the steps after '${end.ending.step}', or give '${end.ending.step}' a when` });
   }
 }
 
 // ---------------------------------------------------------------- guards
 
-/** An entry, exit or milestone guard as far as the analysis reads it; anything else is `opaque`. */
-type Guard =
-  | { op: 'and' | 'or'; items: Guard[] }
-  | { op: 'not'; item: Guard }
-  | { op: 'const'; value: boolean }
-  | { op: 'stage'; id: string; state: 'completed' | 'active'; text: string }
-  | { op: 'milestone'; id: string; text: string }
-  | { op: 'opaque' };
-
 /** What a guard can be: surely true, surely false, or either. */
 type Truth = 'T' | 'F' | 'U';
-
-const OPAQUE: Guard = { op: 'opaque' };
-const NAME = String.raw`(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*'([^']*)'\s*\]|\[\s*"([^"]*)"\s*\])`;
-const STAGE_ATOM = new RegExp(String.raw`^stage${NAME}\.(completed|active)$`);
-const MILESTONE_ATOM = new RegExp(String.raw`^milestone${NAME}$`);
-
-/** Reads `&&`, `||`, `!`, parentheses, true/false and `stage.<id>.completed|active` / `milestone.<id>`. */
-function parseGuard(source: string): Guard {
-  return parseRange(source, blankStrings(source), 0, source.length);
-}
-
-function parseRange(source: string, blank: string, from: number, to: number): Guard {
-  while (from < to && /\s/.test(blank[from]!)) from++;
-  while (to > from && /\s/.test(blank[to - 1]!)) to--;
-  if (from >= to) return OPAQUE;
-  if (blank[from] === '(' && closingParen(blank, from) === to - 1) return parseRange(source, blank, from + 1, to - 1);
-  if (hasTopLevel(blank, from, to, (i) => blank[i] === '?' && blank[i - 1] !== '.' && blank[i - 1] !== '[')) return OPAQUE; // a ternary
-  for (const [operator, op] of [['||', 'or'], ['&&', 'and']] as const) {
-    const cuts = topLevelCuts(blank, from, to, operator);
-    if (cuts.length > 0) {
-      const bounds = [from, ...cuts.flatMap((cut) => [cut, cut + 2]), to];
-      const items: Guard[] = [];
-      for (let i = 0; i < bounds.length; i += 2) items.push(parseRange(source, blank, bounds[i]!, bounds[i + 1]!));
-      return { op, items };
-    }
-  }
-  if (blank[from] === '!' && blank[from + 1] !== '=') return { op: 'not', item: parseRange(source, blank, from + 1, to) };
-  const text = source.slice(from, to).replace(/\s+/g, '');
-  if (text === 'true' || text === 'false') return { op: 'const', value: text === 'true' };
-  const stage = STAGE_ATOM.exec(text);
-  if (stage !== null) return { op: 'stage', id: (stage[1] ?? stage[2] ?? stage[3])!, state: stage[4] as 'completed' | 'active', text };
-  const milestone = MILESTONE_ATOM.exec(text);
-  if (milestone !== null) return { op: 'milestone', id: (milestone[1] ?? milestone[2] ?? milestone[3])!, text };
-  return OPAQUE;
-}
-
-function closingParen(blank: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < blank.length; i++) {
-    if ('([{'.includes(blank[i]!)) depth++;
-    else if (')]}'.includes(blank[i]!) && --depth === 0) return i;
-  }
-  return -1;
-}
-
-function hasTopLevel(blank: string, from: number, to: number, test: (i: number) => boolean): boolean {
-  let depth = 0;
-  for (let i = from; i < to; i++) {
-    if ('([{'.includes(blank[i]!)) depth++;
-    else if (')]}'.includes(blank[i]!)) depth--;
-    else if (depth === 0 && test(i)) return true;
-  }
-  return false;
-}
-
-function topLevelCuts(blank: string, from: number, to: number, operator: string): number[] {
-  const cuts: number[] = [];
-  let depth = 0;
-  for (let i = from; i < to; i++) {
-    if ('([{'.includes(blank[i]!)) depth++;
-    else if (')]}'.includes(blank[i]!)) depth--;
-    else if (depth === 0 && blank.startsWith(operator, i)) {
-      cuts.push(i);
-      i++;
-    }
-  }
-  return cuts;
-}
 
 function truthOf(guard: Guard, atom: (guard: Extract<Guard, { op: 'stage' | 'milestone' }>) => Truth): Truth {
   switch (guard.op) {
@@ -197,30 +121,16 @@ function truthOf(guard: Guard, atom: (guard: Extract<Guard, { op: 'stage' | 'mil
   }
 }
 
-/** The atoms of a guard, in the order written. */
-function atomsIn(guard: Guard): Extract<Guard, { op: 'stage' | 'milestone' | 'const' }>[] {
-  switch (guard.op) {
-    case 'and':
-    case 'or':
-      return guard.items.flatMap(atomsIn);
-    case 'not':
-      return atomsIn(guard.item);
-    case 'opaque':
-      return [];
-    default:
-      return [guard];
-  }
-}
-
 // ---------------------------------------------------------------- stages
 
+/** A stage as the analysis reads it: its guards parsed, and how its steps surely end the instance, if they do. */
 interface Stage {
   id: string;
   pointer: string;
   entry?: Guard;
   exit?: Guard;
   ending?: Ending;
-  steps: readonly unknown[];
+  steps: Block;
   milestones: { id: string; when: Guard; pointer: string }[];
 }
 
@@ -228,12 +138,6 @@ interface Stage {
 interface ConditionalExit {
   step: string;
   test: FieldTest | undefined;
-}
-
-/** A guard that tests one data field against values: which values of the field make it hold. */
-interface FieldTest {
-  field: string;
-  holds(value: string | boolean): boolean;
 }
 
 class StageFlow {
@@ -246,10 +150,9 @@ class StageFlow {
   constructor(
     private readonly context: Context,
     private readonly process: PackageObject,
-    private readonly blocks: readonly ProcessBlock[],
+    private readonly model: ProcessModel,
   ) {
-    const stages = Array.isArray(process.spec.stages) ? process.spec.stages : [];
-    this.stages = stages.flatMap((stage, index) => (isMapping(stage) && typeof stage.id === 'string' ? [stageOf(stage, childPointer('/spec/stages', index))] : []));
+    this.stages = model.stages.filter((stage) => typeof stage.node.id === 'string').map(stageOf);
     for (const stage of this.stages) for (const milestone of stage.milestones) this.milestoneIds.add(milestone.id);
   }
 
@@ -329,7 +232,7 @@ class StageFlow {
    * raise steps of the stages are all guarded by tests of enum or boolean data fields that leave a value out.
    */
   private deadEnd(): void {
-    if (!this.blocks.some((block) => block.steps.some((step) => isMapping(step) && isMapping(step.complete)))) return;
+    if (!this.model.blocks.some((block) => block.steps.some((step) => step.kind === 'complete' && isMapping(step.body)))) return;
     const live = this.stages.filter((stage) => this.startable.has(stage.id));
     if (live.length === 0 || live.some((stage) => stage.ending !== undefined)) return;
     const exits: ConditionalExit[] = [];
@@ -348,10 +251,10 @@ class StageFlow {
 
   /** The guarded exits at the top level of a stage's steps; undefined when an exit sits deeper (undecided). */
   private conditionalExits(stage: Stage): ConditionalExit[] | undefined {
-    const nested = this.blocks.some((block) => block.pointer.startsWith(`${stage.pointer}/steps/`) && block.steps.some(isExit));
+    const nested = this.model.blocks.some((block) => block.pointer.startsWith(`${stage.pointer}/steps/`) && block.steps.some(isExit));
     if (nested) return undefined;
     const data = processDataSchema(this.process);
-    return stage.steps.filter(isExit).map((step) => ({ step: stepId(step), test: fieldTest((step as { when?: unknown }).when, data) }));
+    return stage.steps.steps.filter(isExit).map((step) => ({ step: step.id || '?', test: fieldTest(step.when, data) }));
   }
 
   /** Values of the tested fields that no exit accepts, as a sentence; undefined when there is none or a test is unreadable. */
@@ -372,67 +275,28 @@ class StageFlow {
   }
 }
 
-function stageOf(stage: Record<string, unknown>, pointer: string): Stage {
-  const steps = Array.isArray(stage.steps) ? stage.steps : [];
-  const milestones = (Array.isArray(stage.milestones) ? stage.milestones : []).flatMap((milestone, index) =>
-    isMapping(milestone) && typeof milestone.id === 'string' && typeof milestone.when === 'string'
-      ? [{ id: milestone.id, when: parseGuard(milestone.when), pointer: childPointer(`${pointer}/milestones`, index) }]
-      : []);
-  const result: Stage = { id: stage.id as string, pointer, steps, milestones };
-  if (typeof stage.entry === 'string') result.entry = parseGuard(stage.entry);
-  if (typeof stage.exit === 'string') result.exit = parseGuard(stage.exit);
-  const ending = blockEnding(steps)?.ending;
+function stageOf(stage: ProcessStage): Stage {
+  const result: Stage = {
+    id: stage.id,
+    pointer: stage.pointer,
+    steps: stage.steps,
+    milestones: stage.milestones.flatMap((milestone) => (milestone.when === undefined ? [] : [{ id: milestone.id, when: guardOf(milestone.when), pointer: milestone.pointer }])),
+  };
+  if (stage.entry !== undefined) result.entry = guardOf(stage.entry);
+  if (stage.exit !== undefined) result.exit = guardOf(stage.exit);
+  const ending = blockEnding(stage.steps)?.ending;
   if (ending !== undefined) result.ending = ending;
   return result;
 }
 
-function isExit(step: unknown): boolean {
-  return isMapping(step) && (isMapping(step.complete) || isMapping(step.raise));
+function isExit(step: Step): boolean {
+  return (step.kind === 'complete' || step.kind === 'raise') && isMapping(step.body);
 }
 
-const FIELD = String.raw`data((?:\.[A-Za-z_][A-Za-z0-9_]*)+)`;
-const LITERAL = String.raw`'[^']*'|"[^"]*"|true|false`;
-const EQUALS = new RegExp(String.raw`^${FIELD}\s*(==|!=)\s*(${LITERAL})$`);
-const EQUALS_REVERSED = new RegExp(String.raw`^(${LITERAL})\s*(==|!=)\s*${FIELD}$`);
-const MEMBER = new RegExp(String.raw`^${FIELD}\s+in\s+\[([^\]]*)\]$`);
-const FLAG = new RegExp(String.raw`^(!?)\s*${FIELD}$`);
-
-/**
- * A `when` that tests one field: `data.f == 'v'`, `'v' == data.f`, `!=`, `data.f in ['a', 'b']`, `data.f`,
- * `!data.f`, or an `||` of such tests of the same field.
- */
-function fieldTest(when: unknown, data: Record<string, unknown> | undefined): FieldTest | undefined {
-  if (typeof when !== 'string' || data === undefined) return undefined;
-  const alternatives = topLevelCuts(blankStrings(when), 0, when.length, '||');
-  if (alternatives.length > 0) {
-    const bounds = [0, ...alternatives.flatMap((cut) => [cut, cut + 2]), when.length];
-    const tests: FieldTest[] = [];
-    for (let i = 0; i < bounds.length; i += 2) {
-      const test = fieldTest(when.slice(bounds[i], bounds[i + 1]), data);
-      if (test === undefined || (tests.length > 0 && test.field !== tests[0]!.field)) return undefined;
-      tests.push(test);
-    }
-    return { field: tests[0]!.field, holds: (value) => tests.some((test) => test.holds(value)) };
-  }
-  const text = when.trim();
-  const literal = (token: string) => (token === 'true' ? true : token === 'false' ? false : token.slice(1, -1));
-  const equals = EQUALS.exec(text);
-  const reversed = EQUALS_REVERSED.exec(text);
-  const member = MEMBER.exec(text);
-  const flag = FLAG.exec(text);
-  let test: FieldTest | undefined;
-  if (equals !== null || reversed !== null) {
-    const [path, op, token] = equals !== null ? [equals[1]!, equals[2]!, equals[3]!] : [reversed![3]!, reversed![2]!, reversed![1]!];
-    const expected = literal(token);
-    test = { field: `data${path}`, holds: (value) => (value === expected) === (op === '==') };
-  } else if (member !== null) {
-    const items = member[2]!.split(',').map((item) => item.trim()).filter((item) => item !== '');
-    if (!items.every((item) => new RegExp(`^(?:${LITERAL})$`).test(item))) return undefined;
-    const values = items.map(literal);
-    test = { field: `data${member[1]}`, holds: (value) => values.includes(value) };
-  } else if (flag !== null) {
-    test = { field: `data${flag[2]}`, holds: (value) => value === (flag[1] === '') };
-  }
+/** A `when` that tests one enum or boolean data field (see `fieldTestOf`). */
+function fieldTest(when: string | undefined, data: Record<string, unknown> | undefined): FieldTest | undefined {
+  if (when === undefined || data === undefined) return undefined;
+  const test = fieldTestOf(when);
   return test !== undefined && domainOf(test.field, data) !== undefined ? test : undefined;
 }
 

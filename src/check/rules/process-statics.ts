@@ -2,7 +2,7 @@ import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../load/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
-import { dottedPath, processElements, STEP_KINDS_WITH_DUE, type ProcessElement } from '../../model/process.js';
+import { dottedPath, processModel, STEP_KINDS_WITH_DUE, type ProcessElement } from '../../process/index.js';
 import { defineRule } from '../rule.js';
 import { eachMapping } from './values.js';
 
@@ -44,7 +44,7 @@ export const processElementRules = defineRule({
   },
   check(context) {
     for (const process of context.objects('Process')) {
-      const elements = processElements(process.spec);
+      const elements = processModel(process.spec).elements;
       const ids = new Set(elements.map((element) => element.id));
       const tables = elements.filter((element) => element.table).map((element) => element.id);
       const place = (pointer: string) => ({ document: process.document, pointer });
@@ -58,21 +58,21 @@ export const processElementRules = defineRule({
         });
       }
 
+      const model = processModel(process.spec);
       for (const element of elements) {
-        const decide = element.node.decide;
-        if (!element.table && isMapping(decide) && typeof decide.table === 'string' && !tables.includes(decide.table)) {
-          const hint = didYouMean(decide.table, tables);
-          context.report('unknown_decision_table', place(childPointer(childPointer(element.pointer, 'decide'), 'table')), {
+        const step = model.stepAt(element.pointer);
+        if (step?.kind === 'decide' && isMapping(step.body) && typeof step.body.table === 'string' && !tables.includes(step.body.table)) {
+          const hint = didYouMean(step.body.table, tables);
+          context.report('unknown_decision_table', place(`${step.pointer}/decide/table`), {
             step: element.id,
-            table: decide.table,
+            table: step.body.table,
           }, hint ? { hint } : { hint: 'declare the table in spec.decisions' });
         }
-        const targets = element.node.compensate;
-        if (!element.table && Array.isArray(targets)) {
-          targets.forEach((target, index) => {
+        if (step?.kind === 'compensate' && Array.isArray(step.body)) {
+          step.body.forEach((target, index) => {
             if (typeof target !== 'string' || ids.has(target)) return;
             const hint = didYouMean(target, ids);
-            context.report('unknown_element', place(childPointer(childPointer(element.pointer, 'compensate'), index)), { step: element.id, id: target }, hint ? { hint } : {});
+            context.report('unknown_element', place(`${step.pointer}/compensate/${index}`), { step: element.id, id: target }, hint ? { hint } : {});
           });
         }
       }
@@ -180,14 +180,12 @@ export const processCalendars = defineRule({
 function deadlinesOf(process: PackageObject): Deadline[] {
   const deadlines: Deadline[] = [];
   if (isMapping(process.spec.due)) deadlines.push({ due: process.spec.due, pointer: '/spec/due', where: 'spec.due' });
-  for (const element of processElements(process.spec)) {
-    for (const verb of STEP_KINDS_WITH_DUE) {
-      const body = element.node[verb];
-      const due = isMapping(body) ? body.due : undefined;
-      if (isMapping(due)) {
-        deadlines.push({ due, pointer: childPointer(childPointer(element.pointer, verb), 'due'), where: `step ${element.id}: ${verb}.due` });
-      }
-    }
+  const model = processModel(process.spec);
+  for (const element of model.elements) {
+    const step = model.stepAt(element.pointer);
+    if (step === undefined || !(STEP_KINDS_WITH_DUE as readonly string[]).includes(step.kind)) continue;
+    const due = isMapping(step.body) ? step.body.due : undefined;
+    if (isMapping(due)) deadlines.push({ due, pointer: `${step.pointer}/${step.kind}/due`, where: `step ${element.id}: ${step.kind}.due` });
   }
   return deadlines;
 }

@@ -2,7 +2,7 @@ import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../load/pointer.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject } from '../../model/package.js';
-import { dottedPath, processElements } from '../../model/process.js';
+import { dottedPath, processModel } from '../../process/index.js';
 import type { Workspace } from '../../model/workspace.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { eachMapping, eachString, installationSpec, stringsOf } from './values.js';
@@ -355,19 +355,19 @@ function processReferences(spec: Record<string, unknown>, names: Names): void {
   if (isMapping(spec.retrospective) && typeof spec.retrospective.taskType === 'string') {
     names.add('TaskType', spec.retrospective.taskType, '/spec/retrospective/taskType');
   }
-  for (const element of processElements(spec)) {
-    if (element.table) continue;
-    const step = (verb: string, field: string, target: Target): void => {
-      const body = element.node[verb];
-      const value = isMapping(body) ? body[field] : undefined;
-      if (typeof value === 'string') {
-        names.add(target, value, childPointer(childPointer(element.pointer, verb), field), `step ${element.id}: ${verb}.${field}`);
+  const model = processModel(spec);
+  for (const element of model.elements) {
+    const step = model.stepAt(element.pointer);
+    const name = (field: string, value: unknown, target: Target): void => {
+      if (typeof value === 'string' && step !== undefined) {
+        names.add(target, value, `${step.pointer}/${step.kind}/${field}`, `step ${element.id}: ${step.kind}.${field}`);
       }
     };
-    step('human', 'taskType', 'TaskType');
-    step('approve', 'taskType', 'TaskType');
-    step('call', 'skill', 'Skill');
-    step('call', 'agent', 'Agent');
+    if (step?.kind === 'human' || step?.kind === 'approve') name('taskType', isMapping(step.body) ? step.body.taskType : undefined, 'TaskType');
+    if (step?.kind === 'call' && isMapping(step.body)) {
+      name('skill', step.body.skill, 'Skill');
+      name('agent', step.body.agent, 'Agent');
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import type { SourceDocument } from '../../load/document.js';
 import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../load/pointer.js';
-import { dottedPath } from '../../model/process.js';
+import { dottedPath } from '../../process/index.js';
 import { defineRule } from '../rule.js';
 import { findCredentialMaterial, isSecretLikeName } from '../secrets.js';
 

@@ -8,7 +8,7 @@ import { childPointer } from '../../load/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject, PackageTest } from '../../model/package.js';
-import { processElements, STEP_KINDS_WITH_DUE } from '../../model/process.js';
+import { processModel, STEP_KINDS_WITH_DUE } from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
 
 /** What the core accepts as the content of one given artifact, in UTF-8 bytes. */
@@ -130,7 +130,7 @@ function subjectOf(context: Context, test: PackageTest, value: Record<string, un
 
 /** Steps of a process test name elements of the process; expect.sla names what has a deadline. */
 function checkProcessSteps(context: Context, test: PackageTest, value: Record<string, unknown>, process: PackageObject): void {
-  const elements = new Map(processElements(process.spec).map((element) => [element.id, element.node]));
+  const elements = new Map(processModel(process.spec).elements.map((element) => [element.id, element.node]));
   const ids = [...elements.keys()];
   const at = (pointer: string, part?: 'key') => ({ document: test.document, pointer, ...(part ? { part } : {}) });
   const element = (id: unknown, pointer: string) => {

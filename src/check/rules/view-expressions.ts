@@ -9,7 +9,7 @@ import type { SourceDocument } from '../../load/document.js';
 import { isMapping } from '../../load/package.js';
 import { pointerSegments } from '../../load/pointer.js';
 import type { PackageObject } from '../../model/package.js';
-import { processDataSchema } from '../../model/process.js';
+import { processDataSchema } from '../../process/index.js';
 import { defineRule } from '../rule.js';
 import { EXPRESSION_CODES, expressionSettings, manifestVariables, reportDiagnostics } from './process-expressions.js';
 

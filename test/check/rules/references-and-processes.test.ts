@@ -15,7 +15,6 @@ import { renames, retire } from '../../../src/check/rules/renames.js';
 import { secretMaterial } from '../../../src/check/rules/secret-material.js';
 import { catalogConflicts, workingCopies } from '../../../src/check/rules/working-copies.js';
 import { loadTargets } from '../../../src/load/targets.js';
-import { dottedPath, processElements } from '../../../src/model/process.js';
 
 describe('mediaTypeCovers', () => {
   it.each([
@@ -77,24 +76,6 @@ describe('catalogConflicts', () => {
     expect(problems({ a: { url: 'u1', directory: 'x/y' }, b: { url: 'u2', directory: 'x' } })).toHaveLength(1);
     expect(problems({ a: { url: 'u1', directory: 'x' }, b: { url: 'u2', directory: 'x/y' } })).toHaveLength(1);
   });
-});
-
-describe('processElements', () => {
-  const spec = {
-    data: { properties: { id: 'not an element' } },
-    decisions: [{ id: 't', inputs: [{ id: 'in', expr: 'data.x' }], outputs: [{ id: 'out' }] }],
-    stages: [{ id: 's', steps: [{ id: 'a', human: { customFields: { id: 'data.x' } } }, { id: 'f', fork: { branches: [{ id: 'b1', do: [{ id: 'c' }] }] } }] }],
-    timers: [{ id: 'tm', do: [{ id: 'd', set: { id: 'data.y' } }] }],
-    migrations: [{ map: { id: 'x' } }],
-  };
-
-  it('lists stages, steps, branches, timers and tables, not the ids inside data, maps, inputs or outputs', () => {
-    expect(processElements(spec).map((element) => `${element.id}${element.table ? ' (table)' : ''}`)).toEqual([
-      't (table)', 's', 'a', 'f', 'b1', 'c', 'tm', 'd',
-    ]);
-  });
-
-  it('names a place as a message does', () => expect(dottedPath('/spec/stages/0/steps/12')).toBe('spec.stages[0].steps[12]'));
 });
 
 describe('the rules on specs the schema would refuse', () => {

@@ -20,8 +20,8 @@ const cache = new Map<string, Guard>();
 export function guardOf(source: string): Guard {
   let guard = cache.get(source);
   if (guard === undefined) {
-    const parsed = parseSyntax(source);
-    cache.set(source, (guard = parsed === undefined ? OPAQUE : guardOfSyntax(parsed.tree, parsed.text)));
+    const tree = parseSyntax(source);
+    cache.set(source, (guard = tree === undefined ? OPAQUE : guardOfSyntax(tree, source)));
   }
   return guard;
 }
@@ -78,8 +78,8 @@ export interface FieldTest {
  * named by `.` selections only.
  */
 export function fieldTestOf(when: string): FieldTest | undefined {
-  const parsed = parseSyntax(when);
-  return parsed === undefined ? undefined : fieldTest(parsed.tree);
+  const tree = parseSyntax(when);
+  return tree === undefined ? undefined : fieldTest(tree);
 }
 
 function fieldTest(node: Syntax): FieldTest | undefined {

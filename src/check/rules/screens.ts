@@ -6,6 +6,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { forEachAt, isRecord } from '../../cel/json-path.js';
+import { parseSyntax, walkSyntax } from '../../cel/syntax.js';
 import { viewExpressions } from '../../cel/view-fields.js';
 import type { SourceDocument } from '../../load/document.js';
 import { childPointer, pointerSegments } from '../../load/pointer.js';
@@ -20,9 +21,7 @@ const KEY_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$';
 /** The task type every tenant has; no package declares it. */
 const SYSTEM_TASK_TYPE = 'task';
 /** Functions over all the records of a source (`environment.ts` registers them for metrics and chart). */
-const AGGREGATE_CALL = /(?<![\w.$])(count|sum|avg|min|max)\s*\(/g;
-/** A read of a source field or a param: `data.amount`, `param.invoice.supplier`, `data.?note`. */
-const FIELD_READ = /(?<![\w.$])(data|param)((?:\.\??[A-Za-z_][A-Za-z0-9_]*)+)/g;
+const AGGREGATES: ReadonlySet<string> = new Set(['count', 'sum', 'avg', 'min', 'max']);
 
 /** What is wrong with the shape of a View or Component: a schema error as stage 1 words it, or one we word. */
 type ShapeMistake =
@@ -245,9 +244,8 @@ export const screenAggregates = defineRule({
       if (!isScreen(object)) continue;
       for (const expression of viewExpressions(object.spec)) {
         if (expression.aggregates || !expression.source.includes('(')) continue;
-        for (const match of blankStrings(expression.source).matchAll(AGGREGATE_CALL)) {
-          const name = match[1]!;
-          context.report('aggregate_outside_metrics', { document: object.document, pointer: expression.pointer, offset: match.index, length: name.length }, { name }, {
+        for (const call of aggregateCalls(expression.source)) {
+          context.report('aggregate_outside_metrics', { document: object.document, pointer: expression.pointer, offset: call.start, length: call.name.length }, { name: call.name }, {
             hint: 'show it in a metrics or chart block; here write an expression over one record',
           });
         }
@@ -384,9 +382,7 @@ class UsedMessages {
   /** The fields a screen reads, by their default labels; the values of its filters, under theirs. */
   addScreen(screen: PackageObject): void {
     for (const expression of viewExpressions(screen.spec)) {
-      for (const match of blankStrings(expression.source).matchAll(FIELD_READ)) {
-        this.keys.add(`${this.pkg.key}.fields.${match[2]!.replace(/\.\?/g, '.').slice(1)}`);
-      }
+      for (const path of fieldReads(expression.source)) this.keys.add(`${this.pkg.key}.fields.${path.join('.')}`);
     }
     eachBlock(screen, (block, pointer) => {
       for (const path of [['columns', '*', 'field'], ['items', '*', 'field'], ['card', 'fields', '*', 'field'], ['card', 'title'], ['card', 'subtitle'], ['card', 'badge'], ['groupBy'], ['status'], ['sort', '*', 'field']]) {
@@ -573,26 +569,27 @@ function stringsNamed(value: unknown, names: ReadonlySet<string>): string[] {
   return out;
 }
 
-/**
- * The text of a CEL expression with the insides of its string literals blanked out (same length, same
- * offsets): what is left is code. Handles '…', "…", triple quotes, escapes, and raw strings (r'…').
- */
-export function blankStrings(text: string): string {
-  if (!text.includes('"') && !text.includes("'")) return text;
-  const out = text.split('');
-  let i = 0;
-  while (i < text.length) {
-    const quote = text[i];
-    if (quote !== '"' && quote !== "'") {
-      i++;
-      continue;
-    }
-    const raw = /[rR]/.test(text[i - 1] ?? '') && !/[\w]/.test(text[i - 2] ?? '');
-    const close = text.startsWith(quote.repeat(3), i) ? quote.repeat(3) : quote;
-    let j = i + close.length;
-    while (j < text.length && !text.startsWith(close, j)) j += !raw && text[j] === '\\' ? 2 : 1;
-    for (let k = i + close.length; k < Math.min(j, text.length); k++) out[k] = ' ';
-    i = j + close.length;
+/** The aggregate functions (`count(…)`, `sum(…)`, …) an expression calls, where their names are written. */
+function aggregateCalls(source: string): { name: string; start: number }[] {
+  const calls: { name: string; start: number }[] = [];
+  const tree = parseSyntax(source);
+  if (tree !== undefined) {
+    walkSyntax(tree, (node) => {
+      if (node.kind === 'call' && node.receiver === undefined && AGGREGATES.has(node.name)) calls.push({ name: node.name, start: node.start });
+    });
   }
-  return out.join('');
+  return calls;
+}
+
+/** The source fields and params an expression reads, by path: `data.amount`, `param.invoice.supplier`, `data.?note`. */
+function fieldReads(source: string): string[][] {
+  const reads: string[][] = [];
+  const tree = parseSyntax(source);
+  if (tree !== undefined) {
+    walkSyntax(tree, (node) => {
+      const selected = node.kind === 'path' && node.selections.every((selection) => selection === '.' || selection === '.?');
+      if (selected && (node.root === 'data' || node.root === 'param') && node.segments.length > 0) reads.push([...node.segments]);
+    });
+  }
+  return reads;
 }

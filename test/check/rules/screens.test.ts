@@ -2,23 +2,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeCatalog } from '../../../src/check/catalog.js';
 import { check } from '../../../src/check/index.js';
-import { blankStrings } from '../../../src/check/rules/screens.js';
 
 const CORPUS = join(import.meta.dirname, '../../../../shared/corpus');
-
-describe('blankStrings: the code of a CEL expression, string literals blanked at the same offsets', () => {
-  it.each([
-    ['no strings', 'sum(data.amount)', 'sum(data.amount)'],
-    ['single quotes', "data.item + ' (sum)'", "data.item + '      '"],
-    ['double quotes with an escaped quote', 'x + "a\\"sum(b" + count()', 'x + "        " + count()'],
-    ['triple quotes', "'''it's sum(x)''' + y", "'''           ''' + y"],
-    ['a raw string keeps its backslash', "r'\\' + max(x)", "r' ' + max(x)"],
-    ['an unterminated string runs to the end', "f('sum(", "f('    "],
-  ])('%s', (_name, text, expected) => {
-    expect(blankStrings(text)).toBe(expected);
-    expect(blankStrings(text)).toHaveLength(text.length);
-  });
-});
 
 describe('the screens package of the corpus', () => {
   it('checks clean: no error and no warning', async () => {

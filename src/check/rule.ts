@@ -8,6 +8,7 @@ import type { Finding, Severity } from '../model/finding.js';
 import type { ObjectKind } from '../model/kinds.js';
 import type { Package, PackageObject, PackageTest } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
+import { createFacts, type Facts } from './facts/index.js';
 
 export interface CodeMeta<Data = never> {
   severity: Severity;
@@ -21,14 +22,10 @@ export interface CodeMeta<Data = never> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Codes = Record<string, CodeMeta<any>>;
 
-/** What a rule reads besides objects: the manifest, the installation, tests, dictionaries. */
-export type RuleInput = ObjectKind | 'Package' | 'Installation' | 'Test' | 'Dictionary';
-
 export interface Rule<C extends Codes = Codes> {
   /** `family/name`, e.g. `references/task-types`. */
   id: string;
   description: string;
-  reads: readonly RuleInput[];
   codes: C;
   /**
    * Manifest fields (JSON Pointers, `*` for any one segment) whose schema errors this rule reports with its own
@@ -56,6 +53,8 @@ export interface ReportOptions {
 
 export interface RuleContext<C extends Codes> {
   readonly workspace: Workspace;
+  /** What several rules read, computed once per check (settings reviews, locales, process models, …). */
+  readonly facts: Facts;
   /** Packages whose manifest passed stage 1. */
   packages(): Package[];
   /** Objects that passed stage 1, of `kind` when given. */
@@ -73,6 +72,11 @@ export interface RuleContext<C extends Codes> {
 
 export function defineRule<C extends Codes>(rule: Rule<C>): Rule<C> {
   return rule;
+}
+
+/** Report options with a hint when there is one. */
+export function hintOf(hint: string | undefined): ReportOptions {
+  return hint === undefined ? {} : { hint };
 }
 
 /** True when `pointer` is one of the `fields` (see `Rule.ownsManifestFields`) or inside one. */
@@ -101,10 +105,12 @@ export function runRules(
   deferred: ReadonlyMap<SourceDocument, readonly Finding[]> = new Map(),
 ): Finding[] {
   const findings: Finding[] = [];
+  const facts = createFacts(workspace);
   const valid = <T extends { document: SourceDocument }>(items: readonly T[]) => items.filter((item) => !invalid.has(item.document));
   for (const rule of rules) {
     const context: RuleContext<Codes> = {
       workspace,
+      facts,
       packages: () => workspace.packages.filter((pkg) => !invalid.has(pkg.manifest)),
       objects: (kind) => valid(workspace.objects(kind)),
       tests: () => valid(workspace.packages.flatMap((pkg) => pkg.tests)),

@@ -16,3 +16,14 @@ export function pointerSegments(pointer: string): string[] {
     .split('/')
     .map((token) => (token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token));
 }
+
+/** The value at `pointer` in a JSON value, or undefined when nothing is there. */
+export function valueAt(value: unknown, pointer: string): unknown {
+  let current = value;
+  for (const segment of pointerSegments(pointer)) {
+    if (Array.isArray(current)) current = /^(0|[1-9][0-9]*)$/.test(segment) ? current[Number(segment)] : undefined;
+    else if (typeof current === 'object' && current !== null && Object.hasOwn(current, segment)) current = (current as Record<string, unknown>)[segment];
+    else return undefined;
+  }
+  return current;
+}

@@ -9,7 +9,6 @@ import { defineRule } from '../rule.js';
 export const connectionTypes = defineRule({
   id: 'connection-types/statics',
   description: 'The account pattern of a connection type compiles, and its token URL template names an external host.',
-  reads: ['ConnectionType'],
   codes: {
     invalid_connection_type: {
       severity: 'error',

@@ -15,7 +15,6 @@ import { atomsOf, parseCell, uncoveredPoint, type Domain, type InputType, type P
 export const decisionTables = defineRule({
   id: 'process/decision-tables',
   description: 'Decision tables are complete and consistent: known inputs and outputs, typed cells, no gaps, no overlaps, no shadowed rules, used by a step.',
-  reads: ['Process'],
   codes: {
     unknown_table_input: {
       severity: 'error',

@@ -8,7 +8,6 @@ import { defineRule } from '../rule.js';
 export const duplicates = defineRule({
   id: 'objects/duplicates',
   description: 'An object (kind and key, or key@version for skills and connection types) is declared once per installation.',
-  reads: ['Package'],
   codes: {
     duplicate_object: {
       severity: 'error',

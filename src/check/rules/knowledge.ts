@@ -16,7 +16,6 @@ import { defineRule, type RuleContext } from '../rule.js';
 export const knowledgePacks = defineRule({
   id: 'knowledge/packs',
   description: 'A KnowledgePack is keyed by its name, extends ontologies that exist, and one name@version has one content.',
-  reads: ['KnowledgePack'],
   codes: {
     knowledge_pack_key: {
       severity: 'error',
@@ -70,7 +69,6 @@ function checkExtends(context: RuleContext<typeof knowledgePacks.codes>, ontolog
 export const knowledgeDeclared = defineRule({
   id: 'knowledge/declared',
   description: 'The ontologies of spec.knowledge exist, and the kinds and relations the processes use are their terms.',
-  reads: ['Package', 'Process', 'KnowledgePack'],
   codes: {
     knowledge_unknown: {
       severity: 'error',
@@ -142,7 +140,6 @@ function checkTerms(context: DeclaredContext, ontologies: OntologyIndex, pkg: Pa
 export const installationKnowledge = defineRule({
   id: 'knowledge/installation',
   description: 'An ontology the installation enables for a workspace is defined by one of its packages or by the platform.',
-  reads: ['Installation', 'KnowledgePack'],
   codes: {
     knowledge_pack_outside_installation: {
       severity: 'warning',

@@ -31,7 +31,6 @@ const VALUE_KINDS: Record<string, { fits: (value: string) => boolean; expected: 
 export const variables = defineRule({
   id: 'manifest/variables',
   description: 'Every ${NAME} an object uses is declared in spec.variables, every declared one is used, and defaults and examples fit their kind.',
-  reads: ['Package'],
   codes: {
     variable_undeclared: {
       severity: 'error',
@@ -153,7 +152,6 @@ function checkDeclaration(context: VariablesContext, pkg: Package, name: string,
 export const requires = defineRule({
   id: 'manifest/requires',
   description: 'The version range of a requires entry parses, and the installed package it names fits it.',
-  reads: ['Package'],
   ownsManifestFields: ['/spec/requires/*/version'],
   codes: {
     requires_version_invalid: {
@@ -200,7 +198,6 @@ export const requires = defineRule({
 export const engines = defineRule({
   id: 'manifest/engines',
   description: 'Every engines range parses, and the local core fits the control-plane range.',
-  reads: ['Package'],
   ownsManifestFields: ['/spec/engines/*'],
   codes: {
     engines_invalid: {

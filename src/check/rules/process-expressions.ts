@@ -5,58 +5,17 @@
  * field's type, and each field an expression reads is written somewhere or required from the start.
  */
 import {
-  CEL_CODES, checkExpression, createEnvironment, expressionProfile, processExpressions, processProfile,
-  type CelCode, type CelEnvironment, type CheckResult, type PathRead, type InstallVariable, type JsonSchema, type Profile, type ProcessExpression,
+  checkExpression, createEnvironment, expressionProfile, processExpressions, processProfile,
+  type CelEnvironment, type CheckResult, type PathRead, type JsonSchema, type Profile, type ProcessExpression,
 } from '../../cel/index.js';
 import type { SourceDocument } from '../../load/document.js';
 import { isMapping } from '../../load/package.js';
 import { childPointer, pointerSegments } from '../../load/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
-import type { Package, PackageObject } from '../../model/package.js';
-import { lookupDataField, processDataSchema, processModel } from '../../process/index.js';
-import { defineRule, type CodeMeta, type RuleContext } from '../rule.js';
-import { settingsOf, settingsSchemaOf } from '../settings-schema.js';
-import { settingsDeclarationProblems } from './settings.js';
-
-/** The profile's codes that an expression of a process or a view can get (aggregates are the screens rule's). */
-export type ExpressionCode = Exclude<CelCode, 'aggregate_outside_metrics'>;
-
-/** Metadata of the profile's codes: the checker words each message itself. */
-export const EXPRESSION_CODES = Object.fromEntries(
-  (Object.keys(CEL_CODES) as CelCode[])
-    .filter((code): code is ExpressionCode => code !== 'aggregate_outside_metrics')
-    .map((code) => [code, { severity: 'error', summary: CEL_CODES[code], message: (d: { message: string }) => d.message }]),
-) as Record<ExpressionCode, CodeMeta<{ message: string }>>;
-
-/** Reports the diagnostics of one checked expression, at the characters they are about. */
-export function reportDiagnostics(
-  context: RuleContext<typeof EXPRESSION_CODES>,
-  document: SourceDocument,
-  pointer: string,
-  result: CheckResult,
-): void {
-  for (const d of result.diagnostics) {
-    if (d.code === 'aggregate_outside_metrics') continue;
-    context.report(d.code, { document, pointer, offset: d.offset, length: d.length }, { message: d.message }, d.hint === undefined ? {} : { hint: d.hint });
-  }
-}
-
-/** `spec.variables` of the package manifest, as the checker substitutes `${NAME}`. */
-export function manifestVariables(pkg: Package | undefined): Record<string, InstallVariable> {
-  const spec = pkg === undefined ? undefined : (pkg.manifest.value as { spec?: unknown } | null)?.spec;
-  const variables = isMapping(spec) ? spec.variables : undefined;
-  return isMapping(variables) ? (variables as Record<string, InstallVariable>) : {};
-}
-
-/**
- * The settings schema that expressions are typed against. A declaration with problems of its own (the settings
- * rules report them) leaves settings untyped rather than typing reads against a schema known to be wrong.
- */
-export function expressionSettings(pkg: Package | undefined): JsonSchema | undefined {
-  if (pkg === undefined || settingsOf(pkg) === undefined) return undefined;
-  const schema = settingsSchemaOf(pkg);
-  return schema !== undefined && settingsDeclarationProblems(pkg).length === 0 ? schema : {};
-}
+import type { PackageObject } from '../../model/package.js';
+import { lookupDataField, processModel } from '../../process/index.js';
+import { defineRule, type RuleContext } from '../rule.js';
+import { EXPRESSION_CODES, reportDiagnostics } from '../expression-findings.js';
 
 /** A data path a process writes: a key of `start.set`, `correlate[].set`, a step's `set` or `output.as`. */
 interface DataWrite {
@@ -68,7 +27,6 @@ interface DataWrite {
 export const processExpressionRules = defineRule({
   id: 'process/expressions',
   description: 'Every CEL expression of a process type-checks in the taimen/1 profile, and the data it reads and writes fits spec.data.',
-  reads: ['Process', 'Package'],
   codes: {
     ...EXPRESSION_CODES,
     unwritten_data_field: {
@@ -89,14 +47,14 @@ export const processExpressionRules = defineRule({
     const shared = new Map<string, Environments>();
     for (const process of processes) {
       const pkg = context.workspace.package(process.package);
-      const data = processDataSchema(process);
+      const data = context.facts.dataSchema(process);
       const spec = data === undefined ? process.spec : { ...process.spec, data };
-      const settings = expressionSettings(pkg);
+      const settings = context.facts.expressionSettings(pkg);
       const profile = processProfile(spec, settings);
       const key = JSON.stringify(profile);
       let environments = shared.get(key);
       if (environments === undefined) shared.set(key, (environments = new Environments(profile)));
-      const variables = manifestVariables(pkg);
+      const variables = context.facts.variables(pkg);
       const results = new Map<string, CheckResult>();
       for (const expression of processExpressions(spec)) {
         const result = checkExpression(environments.of(expression), expression.source, { expected: expression.expected, variables });

@@ -15,7 +15,6 @@ import { defineRule, type RuleContext } from '../rule.js';
 export const processReachability = defineRule({
   id: 'process/reachability',
   description: 'Every step, stage and milestone of a process can be reached, and a process with outcomes cannot run out of work without one.',
-  reads: ['Process'],
   codes: {
     unreachable_step: {
       severity: 'error',

@@ -4,7 +4,7 @@ import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { dottedPath, processModel, STEP_KINDS_WITH_DUE, type ProcessElement } from '../../process/index.js';
 import { defineRule } from '../rule.js';
-import { eachMapping } from './values.js';
+import { eachMapping } from '../values.js';
 
 /**
  * Process statics (compat-package-sdk-check.md §2.6): element ids are unique, and what a step names inside
@@ -14,7 +14,6 @@ import { eachMapping } from './values.js';
 export const processElementRules = defineRule({
   id: 'process/elements',
   description: 'Element ids of a process are unique, and decide/compensate/migrations name elements that exist.',
-  reads: ['Process'],
   codes: {
     duplicate_element_id: {
       severity: 'error',
@@ -120,7 +119,6 @@ interface Deadline {
 export const processCalendars = defineRule({
   id: 'process/calendars',
   description: 'Calendars a process names are declared, and deadlines in working units have a calendar that can count them.',
-  reads: ['Process', 'Calendar'],
   codes: {
     unknown_calendar: {
       severity: 'warning',

@@ -5,7 +5,7 @@ import type { PackageObject } from '../../model/package.js';
 import { dottedPath, processModel } from '../../process/index.js';
 import type { Workspace } from '../../model/workspace.js';
 import { defineRule, type RuleContext } from '../rule.js';
-import { eachMapping, eachString, installationSpec, stringsOf } from './values.js';
+import { eachMapping, eachString, installationSpec, stringsOf } from '../values.js';
 
 /**
  * Reference closure (compat-package-sdk-check.md §2.5, and the references of processes of §2.6): every
@@ -53,7 +53,6 @@ const missing = (what: string) => (d: Data) => `${d.field} '${d.id}' — no such
 export const references = defineRule({
   id: 'references/closure',
   description: 'Every object an object names is declared in its package or in the packages it requires.',
-  reads: ['TaskType', 'Agent', 'WorkRule', 'WorkspaceType', 'Process', 'Installation'],
   codes: {
     unknown_task_type: {
       severity: 'error',

@@ -4,7 +4,7 @@ import { didYouMean } from '../../model/did-you-mean.js';
 import { CATALOG_KINDS } from '../../model/kinds.js';
 import type { PackageObject } from '../../model/package.js';
 import { defineRule } from '../rule.js';
-import { eachMapping, eachString, installationSpec } from './values.js';
+import { eachMapping, eachString, installationSpec } from '../values.js';
 
 const CATALOG_KIND_SET: ReadonlySet<string> = new Set(CATALOG_KINDS);
 
@@ -15,7 +15,6 @@ const CATALOG_KIND_SET: ReadonlySet<string> = new Set(CATALOG_KINDS);
 export const renames = defineRule({
   id: 'renames/targets',
   description: 'A rename names a catalog kind, and the package declares the object under its new key.',
-  reads: ['Package'],
   codes: {
     rename_unknown_kind: {
       severity: 'error',
@@ -59,7 +58,6 @@ export const renames = defineRule({
 export const retire = defineRule({
   id: 'renames/retire',
   description: 'An installation retires neither the system task type nor an object that its packages declare.',
-  reads: ['Installation'],
   codes: {
     retire_system_type: {
       severity: 'error',

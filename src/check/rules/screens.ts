@@ -3,19 +3,17 @@
  * the reference's codes, what they name (sources, roles, views, components, skills, param schemas),
  * aggregates outside metrics, and the messages they show against the dictionaries.
  */
-import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { forEachAt, isRecord } from '../../cel/json-path.js';
 import { parseSyntax, walkSyntax } from '../../cel/syntax.js';
 import { viewExpressions } from '../../cel/view-fields.js';
 import type { SourceDocument } from '../../load/document.js';
-import { childPointer, pointerSegments } from '../../load/pointer.js';
-import { parseSource } from '../../load/source.js';
+import { childPointer, pointerSegments, valueAt } from '../../load/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Finding } from '../../model/finding.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import { defineRule } from '../rule.js';
-import { declaredLocales, hasScreensOrLocales, isMessageKey, localeDictionaries, type LocaleDictionary } from './dictionaries.js';
+import { hasScreensOrLocales, isMessageKey, type LocaleDictionary } from '../facts/locales.js';
+import type { SchemaRefFailure } from '../facts/index.js';
 
 const KEY_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$';
 /** The task type every tenant has; no package declares it. */
@@ -55,7 +53,6 @@ function isScreen(object: PackageObject): boolean {
 export const screenShapes = defineRule({
   id: 'screens/shapes',
   description: 'Views and Components have the shape of view.schema.json, with the blocks and formats of version 1.',
-  reads: ['View', 'Component'],
   ownsSchemaOf: ['View', 'Component'],
   codes: {
     invalid_view: {
@@ -145,7 +142,6 @@ export const screenShapes = defineRule({
 export const screenReferences = defineRule({
   id: 'screens/references',
   description: 'What a screen names — its source, audience roles, views, components, skills and param schemas — exists.',
-  reads: ['View', 'Component', 'Process', 'TaskType', 'Role', 'Skill'],
   codes: {
     unknown_source: {
       severity: 'error',
@@ -179,7 +175,6 @@ export const screenReferences = defineRule({
     },
   },
   check(context) {
-    const files = new Map<string, SourceDocument | SchemaRefFailure>();
     for (const object of context.objects()) {
       if (!isScreen(object)) continue;
       const pkg = object.package;
@@ -218,7 +213,7 @@ export const screenReferences = defineRule({
       const owner = context.workspace.package(pkg);
       for (const param of schemaRefs(object)) {
         if (param.ref.startsWith('#') || param.ref.includes('://') || owner === undefined) continue;
-        const resolved = resolveSchemaRef(owner, object, param.ref, files);
+        const resolved = context.facts.schemaRef(owner, object, param.ref);
         if ('reason' in resolved) context.report('unresolved_schema_ref', at(param.pointer), { name: param.name, ref: param.ref, ...resolved }, {
           hint: 'point it at a schema object in a file of the package, e.g. ../schemas/<file>.json#/$defs/<name>',
         });
@@ -231,7 +226,6 @@ export const screenReferences = defineRule({
 export const screenAggregates = defineRule({
   id: 'screens/aggregates',
   description: 'count, sum, avg, min and max appear only in the values of metrics and chart blocks.',
-  reads: ['View', 'Component'],
   codes: {
     aggregate_outside_metrics: {
       severity: 'error',
@@ -258,7 +252,6 @@ export const screenAggregates = defineRule({
 export const screenMessages = defineRule({
   id: 'screens/messages',
   description: 'Every message key a screen shows is in each dictionary, and each dictionary key is shown somewhere.',
-  reads: ['View', 'Component', 'Package', 'Dictionary'],
   codes: {
     missing_message: {
       severity: 'error',
@@ -276,8 +269,8 @@ export const screenMessages = defineRule({
     const valid = new Set(context.objects());
     for (const pkg of context.packages()) {
       if (!hasScreensOrLocales(pkg)) continue;
-      const locales = declaredLocales(pkg) ?? [];
-      const all = localeDictionaries(pkg);
+      const locales = context.facts.locales(pkg) ?? [];
+      const all = context.facts.dictionaries(pkg);
       const dictionaries = locales.map((d) => all.get(d.locale)).filter((d): d is LocaleDictionary => d !== undefined);
       const screens = pkg.objects.filter(isScreen);
       const used = new UsedMessages(pkg);
@@ -436,59 +429,6 @@ function schemaRefs(component: PackageObject): { name: string; ref: string; poin
 }
 
 /** Why a param schema `$ref` names no schema object. */
-export type SchemaRefFailure =
-  | { reason: 'outside' }
-  | { reason: 'no-file' }
-  | { reason: 'not-loading'; detail: string }
-  | { reason: 'not-a-pointer'; fragment: string }
-  | { reason: 'nothing-at'; file: string; pointer: string }
-  | { reason: 'not-an-object'; file: string; pointer: string };
-
-/**
- * The JSON Schema a component param `$ref: <file>#<pointer>` names, or why it names none. The file is relative
- * to the component's file and must stay in the package; `files` caches the loads of one check by absolute path.
- */
-export function resolveSchemaRef(
-  pkg: Package,
-  component: PackageObject,
-  ref: string,
-  files: Map<string, SourceDocument | SchemaRefFailure>,
-): { schema: Record<string, unknown> } | SchemaRefFailure {
-  const hash = ref.indexOf('#');
-  const file = hash < 0 ? ref : ref.slice(0, hash);
-  const fragment = hash < 0 ? '' : ref.slice(hash + 1);
-  const target = resolve(pkg.dir, relative(dirname(pkg.manifest.file), dirname(component.file)), file);
-  if (file === '' || !isInside(pkg.dir, target)) return { reason: 'outside' };
-  let document = files.get(target);
-  if (document === undefined) {
-    document = loadSchemaFile(pkg.dir, target);
-    files.set(target, document);
-  }
-  if ('reason' in document) return document;
-  let pointer: string;
-  try {
-    pointer = decodeURIComponent(fragment);
-  } catch {
-    return { reason: 'not-a-pointer', fragment };
-  }
-  if (pointer !== '' && !pointer.startsWith('/')) return { reason: 'not-a-pointer', fragment };
-  const found = valueAt(document.value, pointer);
-  if (found === undefined) return { reason: 'nothing-at', file, pointer };
-  return isRecord(found) ? { schema: found } : { reason: 'not-an-object', file, pointer };
-}
-
-function loadSchemaFile(root: string, target: string): SourceDocument | SchemaRefFailure {
-  let bytes: Buffer;
-  try {
-    if (!isInside(realpathSync(root), realpathSync(target))) return { reason: 'outside' };
-    bytes = readFileSync(target);
-  } catch {
-    return { reason: 'no-file' };
-  }
-  const loaded = parseSource(bytes, target);
-  return loaded.document ?? { reason: 'not-loading', detail: loaded.findings[0]?.message ?? 'unreadable' };
-}
-
 function schemaRefMessage(d: { name: string; ref: string } & SchemaRefFailure): string {
   const head = `params.${d.name}.schema.$ref '${d.ref}'`;
   switch (d.reason) {
@@ -507,21 +447,7 @@ function schemaRefMessage(d: { name: string; ref: string } & SchemaRefFailure): 
   }
 }
 
-function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-}
 
-/** The value at a JSON Pointer, or undefined. */
-function valueAt(value: unknown, pointer: string): unknown {
-  let current = value;
-  for (const segment of pointerSegments(pointer)) {
-    if (Array.isArray(current)) current = /^(0|[1-9][0-9]*)$/.test(segment) ? current[Number(segment)] : undefined;
-    else if (isRecord(current) && Object.hasOwn(current, segment)) current = current[segment];
-    else return undefined;
-  }
-  return current;
-}
 
 /** Stage 1 reports an unknown or misplaced field at its key: re-report it there. */
 function reportedAtKey(document: SourceDocument, finding: Finding): boolean {

@@ -13,7 +13,6 @@ import { findCredentialMaterial, isSecretLikeName } from '../secrets.js';
 export const secretMaterial = defineRule({
   id: 'secrets/material',
   description: 'Task type fields and connection settings are not named like secrets; connection types hold no access material.',
-  reads: ['TaskType', 'ConnectionType'],
   codes: {
     secret_material_rejected: {
       severity: 'error',

@@ -10,7 +10,6 @@ import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import { defineRule, type Place } from '../rule.js';
 import { fieldAt, settingsSchemaOf, siblingNames, type SettingsType } from '../settings-schema.js';
-import { settingsDeclarationProblems } from './settings.js';
 
 /** What a place of a rule does with the value it reads, and the field types that fit it. */
 const NEEDS = {
@@ -48,7 +47,6 @@ interface SettingsRead {
 export const settingsReads = defineRule({
   id: 'settings/rule-reads',
   description: 'Work rules read only declared settings fields, each where its type fits.',
-  reads: ['Package', 'WorkRule'],
   codes: {
     settings_ref_unknown: {
       severity: 'error',
@@ -68,7 +66,7 @@ export const settingsReads = defineRule({
       const pkg = packages.get(rule.package);
       if (pkg === undefined) continue;
       const root = settingsSchemaOf(pkg);
-      const typed = root !== undefined && settingsDeclarationProblems(pkg).length === 0;
+      const typed = root !== undefined && context.facts.settingsProblems(pkg).length === 0;
       for (const read of settingsReadsOf(rule)) {
         const name = ['settings', ...read.path].join('.');
         const field = root === undefined ? undefined : fieldAt(root, read.path);

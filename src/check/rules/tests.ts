@@ -25,7 +25,6 @@ const SUBJECTS: Record<string, { kind: ObjectKind; field: string; noun: string }
 export const packageTests = defineRule({
   id: 'tests/references',
   description: "A package test names its own package's objects, steps that exist, and gives what the core accepts.",
-  reads: ['Test', 'Process', 'WorkRule', 'TaskType', 'Agent'],
   codes: {
     given_content_too_large: {
       severity: 'error',

@@ -9,14 +9,12 @@ import type { SourceDocument } from '../../load/document.js';
 import { isMapping } from '../../load/package.js';
 import { pointerSegments } from '../../load/pointer.js';
 import type { PackageObject } from '../../model/package.js';
-import { processDataSchema } from '../../process/index.js';
 import { defineRule } from '../rule.js';
-import { EXPRESSION_CODES, expressionSettings, manifestVariables, reportDiagnostics } from './process-expressions.js';
+import { EXPRESSION_CODES, reportDiagnostics } from '../expression-findings.js';
 
 export const viewExpressionRules = defineRule({
   id: 'screens/expressions',
   description: 'Every CEL expression of a View or Component type-checks over its source data, its params and the package settings.',
-  reads: ['View', 'Component', 'Process', 'Package'],
   codes: EXPRESSION_CODES,
   check(context) {
     const documents = context.workspace.documents();
@@ -24,14 +22,14 @@ export const viewExpressionRules = defineRule({
       const pkg = context.workspace.package(screen.package);
       const source = isMapping(screen.spec.source) ? screen.spec.source : {};
       const process = typeof source.process === 'string' ? context.lookup(screen.package, 'Process', source.process) : undefined;
-      const data = process === undefined ? undefined : processDataSchema(process);
+      const data = process === undefined ? undefined : context.facts.dataSchema(process);
       if (typeof source.process === 'string' && data === undefined) continue; // unknown_source says why
-      const settings = expressionSettings(pkg);
+      const settings = context.facts.expressionSettings(pkg);
       const spec = { ...screen.spec, params: paramsWithSchemas(screen, documents) };
       // Aggregates type-check everywhere: where they do not belong, screens/aggregates reports them.
       const profile = { ...viewProfile(screen.kind as 'View' | 'Component', spec, { data, settings, processSource: data !== undefined }), aggregates: true };
       const env = createEnvironment(profile);
-      const variables = manifestVariables(pkg);
+      const variables = context.facts.variables(pkg);
       for (const expression of viewExpressions(screen.spec)) {
         const result = checkExpression(env, expression.source, { expected: expression.expected, variables });
         reportDiagnostics(context, screen.document, expression.pointer, result);

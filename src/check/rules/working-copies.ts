@@ -2,7 +2,7 @@ import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../load/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import { defineRule } from '../rule.js';
-import { eachString } from './values.js';
+import { eachString } from '../values.js';
 
 /**
  * The repository catalog of an agent's working copy (compat-package-sdk-check.md §2.14). The executor daemon
@@ -13,7 +13,6 @@ import { eachString } from './values.js';
 export const workingCopies = defineRule({
   id: 'agents/working-copies',
   description: 'The working-copy catalog of an agent names its superproject, and its names, addresses and directories are unambiguous.',
-  reads: ['Agent'],
   codes: {
     working_copy_superproject_unknown: {
       severity: 'error',

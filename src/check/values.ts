@@ -2,8 +2,8 @@
  * Reading the optional parts of a spec defensively: a rule runs on what passed the schema, but never throws
  * on a shape it did not expect — it just finds nothing there.
  */
-import { childPointer } from '../../load/pointer.js';
-import { isMapping } from '../../load/package.js';
+import { childPointer } from '../load/pointer.js';
+import { isMapping } from '../load/package.js';
 
 /** Each string item of an array, with its pointer. */
 export function eachString(value: unknown, pointer: string, visit: (item: string, pointer: string) => void): void {

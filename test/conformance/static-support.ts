@@ -1,6 +1,8 @@
-/** Compares the generated schema reference with the reference page, definition by definition. */
+/** What the static conformance suites share: the reference page of the schema and its comparison with ours. */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DocDefinition } from '../../src/docs/schema-model.js';
+import { REFERENCE } from './corpus.js';
 
 export interface ReferenceDefinition {
   name: string;
@@ -13,9 +15,12 @@ export interface ReferenceDefinition {
   conditions: [string, string][];
 }
 
+/** The machine-readable reference page of the package schema. */
+export const SCHEMA_REFERENCE = join(REFERENCE, 'package-schema-reference.json');
+
+/** The definitions of the reference page, as its authors wrote them. */
 export function referenceDefinitions(): ReferenceDefinition[] {
-  const path = new URL('../../../shared/reference/package-schema-reference.json', import.meta.url);
-  return (JSON.parse(readFileSync(path, 'utf8')) as { definitions: ReferenceDefinition[] }).definitions;
+  return (JSON.parse(readFileSync(SCHEMA_REFERENCE, 'utf8')) as { definitions: ReferenceDefinition[] }).definitions;
 }
 
 export interface Difference {
@@ -27,6 +32,7 @@ export interface Difference {
 
 const normal = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
+/** Every difference of `generated` from `reference`, and how many reference fields were compared. */
 export function compareDefinitions(reference: readonly ReferenceDefinition[], generated: readonly DocDefinition[]): { differences: Difference[]; fields: number } {
   const byName = new Map(generated.map((definition) => [definition.name, definition]));
   const differences: Difference[] = [];

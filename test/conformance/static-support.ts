@@ -1,8 +1,31 @@
-/** What the static conformance suites share: the reference page of the schema and its comparison with ours. */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+/**
+ * What the static conformance suites share: the documents of the corpus with the public schema each is
+ * checked against, and the reference page of the schema with its comparison to ours.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import type { DocDefinition } from '../../src/docs/schema-model.js';
-import { REFERENCE } from './corpus.js';
+import { documentFiles, readDocument, schemaByName, type SchemaDocument } from '../schema/schemas.js';
+import { corpus, CORPUS, REFERENCE } from './corpus.js';
+
+/** The valid documents of the corpus: object files, installations, package tests, the lock and the plan. */
+export function corpusDocuments(): SchemaDocument[] {
+  const paths = [
+    ...documentFiles(corpus('claims/claims')),
+    corpus('claims/packages.yaml'),
+    ...documentFiles(corpus('fixtures')).filter((p) => !basename(p).startsWith('bad-')),
+  ].filter((p) => !p.endsWith('control-plane-openapi-packages-record.json'));
+  return paths.map((p) => readDocument(relative(CORPUS, p), p, () => schemaByName(p)));
+}
+
+/** The corpus documents that must fail, each for the reason its name says (`bad-<kind>-test-…` is a package test). */
+export function badCorpusDocuments(): SchemaDocument[] {
+  const dir = corpus('fixtures/schema');
+  return readdirSync(dir)
+    .filter((n) => n.startsWith('bad-'))
+    .sort()
+    .map((n) => readDocument(n, join(dir, n), () => (n.includes('-test-') ? 'test' : schemaByName(n))));
+}
 
 export interface ReferenceDefinition {
   name: string;

@@ -24,6 +24,7 @@ function venueBookingWith(file: string, process: string): string {
   return join(dir, 'venue-booking');
 }
 
+/** The lines of a small process of venue-booking up to its stages: the `data` properties, the fields `start` sets. */
 const processHead = (key: string, data: string, set: string) => [
   'apiVersion: taimen.ai/v1',
   'kind: Process',

@@ -2,15 +2,18 @@
 // then the throughput pieces under scripts/bench/ (each exports `run()` → rows {name, value, unit}).
 // Budgets are checked here, never in timed tests.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatePackage } from './bench/generate.mjs';
+import { benchSubject } from './bench/subject.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = `${root}bin/run.js`;
 const runs = Number(process.env.BENCH_RUNS ?? 9);
+const subject = benchSubject(root);
+console.log(`real package measured: ${subject.label}, from ${subject.source}`);
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -45,19 +48,18 @@ function processRow(name, args, budget) {
 // pre-commit hook or an editor sees (the warm-up run fills the cache), --no-cache is a first run.
 process.env.PACKAGE_SDK_CACHE = mkdtempSync(join(tmpdir(), 'package-sdk-bench-'));
 processRow('package-sdk --version', [cli, '--version']);
-const claims = `${root}../shared/corpus/claims/claims`;
-if (existsSync(claims)) {
-  processRow('check claims example', [cli, 'check', '--package', claims], '< 2.5x baseline');
-  processRow('check claims example --no-cache', [cli, 'check', '--no-cache', '--package', claims]);
-}
+processRow(`check ${subject.label}`, [cli, 'check', '--package', subject.package.dir], '< 2.5x baseline');
+processRow(`check ${subject.label} --no-cache`, [cli, 'check', '--no-cache', '--package', subject.package.dir]);
 const generated = generatePackage(1000);
 processRow('check generated package, 1,000 objects', [cli, 'check', '--package', generated], '< 2000 ms');
 processRow('check generated package, 1,000 objects --no-cache', [cli, 'check', '--no-cache', '--package', generated], '< 2000 ms');
 rmSync(process.env.PACKAGE_SDK_CACHE, { recursive: true, force: true });
 
-for (const piece of readdirSync(new URL('./bench/', import.meta.url)).filter((f) => f.endsWith('.mjs') && f !== 'generate.mjs').sort()) {
+/** Modules of scripts/bench/ that the pieces share, not pieces themselves. */
+const HELPERS = new Set(['generate.mjs', 'subject.mjs']);
+for (const piece of readdirSync(new URL('./bench/', import.meta.url)).filter((f) => f.endsWith('.mjs') && !HELPERS.has(f)).sort()) {
   const module = await import(new URL(`./bench/${piece}`, import.meta.url).href);
-  if (typeof module.run === 'function') rows.push(...(await module.run({ root, cli, median, timeProcess })));
+  if (typeof module.run === 'function') rows.push(...(await module.run({ root, cli, median, timeProcess, subject })));
 }
 
 const width = Math.max(...rows.map((r) => r.name.length));

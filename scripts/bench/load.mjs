@@ -1,6 +1,5 @@
-// The loader alone, in process (no CLI start-up): the claims example through its installation, and the
-// generated package of 1,000 objects. Medians of warm runs of the built library.
-import { existsSync } from 'node:fs';
+// The loader alone, in process (no CLI start-up): the real package of the benchmark (subject.mjs) through its
+// installation, and the generated package of 1,000 objects. Medians of warm runs of the built library.
 import { generatePackage } from './generate.mjs';
 
 const RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 15);
@@ -17,14 +16,12 @@ async function timeLoad(median, load) {
   return median(samples);
 }
 
-export async function run({ root, median }) {
+export async function run({ root, median, subject }) {
   const { loadTargets } = await import(new URL('dist/load/targets.js', `file://${root}`).href);
   const rows = [];
-  const claims = `${root}../shared/corpus/claims`;
-  if (existsSync(claims)) {
-    const value = await timeLoad(median, () => loadTargets({ cwd: claims, install: 'packages.yaml' }));
-    rows.push({ name: 'load claims example (in process)', value, unit: 'ms' });
-  }
+  const { cwd, file } = subject.install;
+  const real = await timeLoad(median, () => loadTargets({ cwd, install: file }));
+  rows.push({ name: `load ${subject.label} (in process)`, value: real, unit: 'ms' });
   const generated = generatePackage(1000, { key: 'bench-load' });
   const value = await timeLoad(median, () => loadTargets({ packages: [generated] }));
   rows.push({ name: 'load generated package, 1,000 objects (in process)', value, unit: 'ms', budget: '< 500 ms' });

@@ -1,63 +1,84 @@
-/** `describe` and the generated README sections, on the claims example and on a fresh copy. */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+/** `describe` and the generated README sections, on our packages and on a fresh copy. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { describePackage, envExample } from '../../src/docs/describe.js';
 import { BEGIN_MARKER, END_MARKER, packageDocs, withSections } from '../../src/docs/package-readme.js';
+import { expectWriteRestores } from './readme-docs.js';
 
-const CLAIMS = join(import.meta.dirname, '../../../shared/corpus/claims/claims');
-const SETTINGS = join(import.meta.dirname, '../../../shared/corpus/fixtures/settings/packages/claims-intake');
+const FIXTURES = resolve(import.meta.dirname, '../../fixtures');
+const VENUE_BOOKING = join(FIXTURES, 'packages/venue-booking');
+const FIELD_MAINTENANCE = join(FIXTURES, 'example/packages/field-maintenance');
 
 describe('describe', () => {
-  it('lists what an installation of the claims package needs', async () => {
-    const claims = await describePackage(CLAIMS);
-    expect(claims.variables).toEqual([
-      { name: 'CLAIMS_REFUND_THRESHOLD', kind: 'integer', required: false, default: '500', description: 'A refund above this amount needs the approval of a claims manager' },
-      { name: 'CLAIMS_WORKSPACE_ID', kind: 'workspace', required: true, description: 'Root workspace of the claims — the cases, their tasks and the observations of the helpdesk' },
-      { name: 'HELPDESK_URL', kind: 'url', required: true, example: 'http://helpdesk:8080', description: 'API of the helpdesk the observer polls (the demo helpdesk of the example, or your own)' },
+  it('lists what an installation of venue-booking needs', async () => {
+    const booking = await describePackage(VENUE_BOOKING);
+    expect(booking.variables).toEqual([
+      { name: 'BOOKING_WORKSPACE_ID', kind: 'workspace', required: true, description: 'Workspace of the venue office — its bookings, tasks and payment observations' },
+      { name: 'DEPOSIT_PERCENT', kind: 'integer', required: false, default: '30', description: 'Share of the hall price the organizer pays in advance' },
+      { name: 'PAYMENTS_URL', kind: 'url', required: true, example: 'https://pay.example.org/v1', description: 'API of the payment provider that collects the deposits' },
     ]);
-    expect(claims.engines).toEqual({ 'control-plane': '>=0.10,<0.11' });
-    expect(claims.ontologies).toEqual(['default@1', 'claims@1']);
-    expect(claims.requires).toEqual([]);
-    expect(claims.agents.find((agent) => agent.key === 'claims-skills')).toEqual({ key: 'claims-skills', executor: 'skills', runs: true, nodeLabels: ['helpdesk-access'], secrets: ['helpdesk-token'] });
-    expect(claims.agents.find((agent) => agent.key === 'claims-process')).toEqual({ key: 'claims-process', runs: false, nodeLabels: [], secrets: [] });
+    expect(booking.engines).toEqual({ 'control-plane': '>=0.10,<0.11' });
+    expect(booking.ontologies).toEqual(['default@1', 'venues@1']);
+    expect(booking.requires).toEqual([]);
+    expect(booking.agents).toEqual([
+      { key: 'booking-process', runs: false, nodeLabels: [], secrets: [] },
+      { key: 'booking-skills', executor: 'skills', runs: true, nodeLabels: ['payments-egress'], secrets: ['payments-client-key'] },
+    ]);
   });
 
-  it('lists settings fields by path with their defaults', async () => {
-    const intake = await describePackage(SETTINGS);
-    expect(intake.settings.length).toBeGreaterThan(0);
-    for (const setting of intake.settings) expect(setting.path).toMatch(/^[a-z][A-Za-z0-9_]*(\.[a-z][A-Za-z0-9_]*)*$/);
+  it('lists settings fields by path with their types, required flags and defaults', async () => {
+    const maintenance = await describePackage(FIELD_MAINTENANCE);
+    expect(maintenance.settings).toEqual([
+      { path: 'repairDueWorkdays', type: 'integer', required: true, default: 2 },
+      { path: 'serviceIntervalHours', type: 'integer', required: false, default: 1000 },
+      { path: 'lockOutUnsafeAssets', type: 'boolean', required: false, default: true },
+      { path: 'escalationRole', type: 'string', required: false, default: 'maintenance-planner' },
+    ]);
+  });
+
+  it('names a field of a nested settings object by its dotted path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'package-sdk-describe-'));
+    const manifest = [
+      'apiVersion: taimen.ai/v1',
+      'kind: Package',
+      `key: ${dir.split('/').at(-1)}`,
+      'spec:',
+      '  version: 0.1.0',
+      '  settings:',
+      '    schema:',
+      '      type: object',
+      '      properties:',
+      '        reception: {type: object, required: [desk], properties: {desk: {type: string}, hours: {type: object, properties: {opens: {type: string, default: "08:00"}}}}}',
+      '',
+    ].join('\n');
+    writeFileSync(join(dir, 'package.yaml'), manifest);
+    const { settings } = await describePackage(dir);
+    rmSync(dir, { recursive: true, force: true });
+    expect(settings).toEqual([
+      { path: 'reception.desk', type: 'string', required: true },
+      { path: 'reception.hours.opens', type: 'string', required: false, default: '08:00' },
+    ]);
   });
 
   it('prints a .env template: required variables to fill in, optional ones commented with their default', async () => {
-    const text = envExample(await describePackage(CLAIMS));
-    expect(text).toContain('\nCLAIMS_WORKSPACE_ID=\n');
-    expect(text).toContain('\n# CLAIMS_REFUND_THRESHOLD=500\n');
-    expect(text).toContain('# example: http://helpdesk:8080\nHELPDESK_URL=\n');
+    const text = envExample(await describePackage(VENUE_BOOKING));
+    expect(text).toContain('\nBOOKING_WORKSPACE_ID=\n');
+    expect(text).toContain('\n# DEPOSIT_PERCENT=30\n');
+    expect(text).toContain('# example: https://pay.example.org/v1\nPAYMENTS_URL=\n');
   });
 });
 
 describe('docs package', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'package-sdk-docs-'));
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-  it('regenerates exactly the sections of the claims README', async () => {
-    const result = await packageDocs(CLAIMS);
+  it('regenerates exactly the sections of the venue-booking README', async () => {
+    const result = await packageDocs(VENUE_BOOKING);
     expect(result.fresh).toBe(true);
-    expect(readFileSync(join(CLAIMS, 'README.md'), 'utf8')).toContain(result.sections);
+    expect(readFileSync(join(VENUE_BOOKING, 'README.md'), 'utf8')).toContain(result.sections);
   });
 
   it('--write replaces only the block between the markers; --check then passes', async () => {
-    const copy = join(scratch, 'claims');
-    cpSync(CLAIMS, copy, { recursive: true });
-    const readme = join(copy, 'README.md');
-    const stale = readFileSync(readme, 'utf8').replace('| Role | `claims-manager` | `roles/claims-manager.yaml` |\n', '');
-    writeFileSync(readme, stale);
-    expect((await packageDocs(copy)).fresh).toBe(false);
-    expect(await packageDocs(copy, { write: true })).toMatchObject({ fresh: false, written: true });
-    expect(readFileSync(readme, 'utf8')).toBe(readFileSync(join(CLAIMS, 'README.md'), 'utf8'));
-    expect(await packageDocs(copy)).toMatchObject({ fresh: true });
+    await expectWriteRestores(VENUE_BOOKING, '| Role | `venue-manager` | `roles/venue-manager.yaml` |\n');
   });
 
   it('appends the block to a README without markers', () => {

@@ -1,4 +1,4 @@
-// Working time by the calendars of the corpus: holidays, weekends, short days, working hours, time zones.
+// Working time by calendars of our own: holidays, weekends, short days, working hours, time zones.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -6,35 +6,34 @@ import { describe, expect, it } from 'vitest';
 import { createEnvironment, evaluate, workCalendar } from '../../src/cel/index.js';
 import type { CalendarSpec } from '../../src/cel/index.js';
 
-const corpus = resolve(import.meta.dirname, '../../../shared/corpus');
-const load = (file: string) => (parse(readFileSync(resolve(corpus, file), 'utf8')) as { spec: CalendarSpec }).spec;
-// Europe/Moscow, 09:00–18:00, 2026-11-03 a short day (an hour shorter), 2026-11-04 a holiday.
-const office = workCalendar(load('fixtures/sla/packages/sla-demo/calendars/office.yaml'), 'office');
-// Europe/Moscow, working days only; 2026-01-01, 01-02 and 05-01 are holidays.
-const ru = workCalendar(load('fixtures/process/ru.calendar.yaml'), 'ru');
+const load = (name: string) => (parse(readFileSync(resolve(import.meta.dirname, '../../fixtures/cel', name), 'utf8')) as { spec: CalendarSpec }).spec;
+// Asia/Tokyo, 09:00–17:00; Monday 2026-11-02 a short day (an hour shorter), Tuesday 2026-11-03 a holiday.
+const office = workCalendar(load('tokyo-office.calendar.yaml'), 'tokyo-office');
+// America/Sao_Paulo, working days only; 2026-04-03 (a Friday) and 2026-11-02 (a Monday) are holidays.
+const plant = workCalendar(load('assembly-plant.calendar.yaml'), 'assembly-plant');
 const at = (iso: string) => new Date(iso);
 const iso = (date: Date) => date.toISOString();
 
 describe('working days', () => {
   it('knows holidays and weekends', () => {
-    expect(office.isWorkday(at('2026-11-04T10:00:00+03:00'))).toBe(false);
-    expect(office.isWorkday(at('2026-11-07T10:00:00+03:00'))).toBe(false);
-    expect(office.isWorkday(at('2026-11-05T10:00:00+03:00'))).toBe(true);
-    // 23:30 UTC on the 3rd is already the 4th in Moscow.
-    expect(office.isWorkday(at('2026-11-03T23:30:00Z'))).toBe(false);
+    expect(office.isWorkday(at('2026-11-03T10:00:00+09:00'))).toBe(false);
+    expect(office.isWorkday(at('2026-11-07T10:00:00+09:00'))).toBe(false);
+    expect(office.isWorkday(at('2026-11-04T10:00:00+09:00'))).toBe(true);
+    // 15:30 UTC on the 2nd is already the 3rd in Tokyo.
+    expect(office.isWorkday(at('2026-11-02T15:30:00Z'))).toBe(false);
   });
 
   it('adds working days at the same local time, both ways', () => {
-    expect(iso(office.addWorkdays(at('2026-11-03T15:00:00+03:00'), 1))).toBe('2026-11-05T12:00:00.000Z');
-    expect(iso(office.addWorkdays(at('2026-11-06T15:00:00+03:00'), 1))).toBe('2026-11-09T12:00:00.000Z');
-    expect(iso(office.addWorkdays(at('2026-11-09T15:00:00+03:00'), -1))).toBe('2026-11-06T12:00:00.000Z');
-    expect(iso(ru.addWorkdays(at('2025-12-31T10:00:00Z'), 1))).toBe('2026-01-05T10:00:00.000Z');
-    expect(iso(office.addWorkdays(at('2026-11-05T12:00:00Z'), 0))).toBe('2026-11-05T12:00:00.000Z');
+    expect(iso(office.addWorkdays(at('2026-11-02T15:00:00+09:00'), 1))).toBe('2026-11-04T06:00:00.000Z');
+    expect(iso(office.addWorkdays(at('2026-11-06T15:00:00+09:00'), 1))).toBe('2026-11-09T06:00:00.000Z');
+    expect(iso(office.addWorkdays(at('2026-11-09T15:00:00+09:00'), -1))).toBe('2026-11-06T06:00:00.000Z');
+    expect(iso(plant.addWorkdays(at('2026-04-02T13:00:00Z'), 1))).toBe('2026-04-06T13:00:00.000Z');
+    expect(iso(office.addWorkdays(at('2026-11-04T03:00:00Z'), 0))).toBe('2026-11-04T03:00:00.000Z');
   });
 
   it('counts working days between two instants', () => {
-    expect(office.workdaysBetween(at('2026-11-02T10:00:00+03:00'), at('2026-11-09T10:00:00+03:00'))).toBe(4);
-    expect(office.workdaysBetween(at('2026-11-09T10:00:00+03:00'), at('2026-11-02T10:00:00+03:00'))).toBe(-4);
+    expect(office.workdaysBetween(at('2026-11-02T10:00:00+09:00'), at('2026-11-16T10:00:00+09:00'))).toBe(9);
+    expect(office.workdaysBetween(at('2026-11-16T10:00:00+09:00'), at('2026-11-02T10:00:00+09:00'))).toBe(-9);
   });
 
   it('keeps the local time of day across a change of UTC offset', () => {
@@ -45,28 +44,32 @@ describe('working days', () => {
 });
 
 describe('working time', () => {
-  it('adds working hours over evenings, short days and holidays', () => {
-    expect(iso(office.addWorkingTime(at('2026-11-02T16:00:00+03:00'), 8 * 3_600_000))).toBe('2026-11-03T12:00:00.000Z');
-    expect(iso(office.addWorkingTime(at('2026-11-03T14:00:00+03:00'), 4 * 3_600_000))).toBe('2026-11-05T07:00:00.000Z');
-    expect(iso(office.addWorkingTime(at('2026-11-07T12:00:00+03:00'), 3_600_000))).toBe('2026-11-09T07:00:00.000Z');
+  it('adds working hours over evenings, weekends, short days and holidays', () => {
+    // Friday 15:00–17:00, then the short Monday 09:00–15:00.
+    expect(iso(office.addWorkingTime(at('2026-10-30T15:00:00+09:00'), 8 * 3_600_000))).toBe('2026-11-02T06:00:00.000Z');
+    // Monday 14:00–16:00 (its end an hour early), no Tuesday, Wednesday 09:00–11:00.
+    expect(iso(office.addWorkingTime(at('2026-11-02T14:00:00+09:00'), 4 * 3_600_000))).toBe('2026-11-04T02:00:00.000Z');
+    expect(iso(office.addWorkingTime(at('2026-11-07T12:00:00+09:00'), 3_600_000))).toBe('2026-11-09T01:00:00.000Z');
   });
 
   it('subtracts working hours (a warning before a deadline)', () => {
-    expect(iso(office.addWorkingTime(at('2026-11-05T10:00:00+03:00'), -2 * 3_600_000))).toBe('2026-11-03T13:00:00.000Z');
+    // Wednesday 09:00–10:00, no Tuesday, the short Monday back from 16:00.
+    expect(iso(office.addWorkingTime(at('2026-11-04T10:00:00+09:00'), -2 * 3_600_000))).toBe('2026-11-02T06:00:00.000Z');
   });
 
   it('refuses working hours on a calendar of working days only', () => {
-    expect(() => ru.addWorkingTime(at('2026-01-05T10:00:00Z'), 3_600_000)).toThrow(/ru.*no workingHours/);
+    expect(() => plant.addWorkingTime(at('2026-04-06T13:00:00Z'), 3_600_000)).toThrow(/assembly-plant.*no workingHours/);
   });
 
   it('serves cal.* during evaluation', () => {
     const env = createEnvironment({ kind: 'process', data: { type: 'object', properties: { due: { type: 'string', format: 'date-time' } } } });
-    const calendars = (key: string) => (key === 'office' ? office : key === 'ru' ? ru : undefined);
-    const data = { due: '2026-11-02T16:00:00+03:00' };
-    const run = (source: string) => evaluate(env, source, { data }, { calendars, defaultCalendar: 'office' });
-    expect(run("cal.addWorkingTime(data.due, duration('PT8H'))")).toBe('2026-11-03T12:00:00.000Z');
-    expect(run('cal.addWorkingTime(data.due, 8)')).toBe('2026-11-03T12:00:00.000Z');
-    expect(run("cal.addWorkdays(data.due, 2, 'ru')")).toBe('2026-11-04T13:00:00.000Z');
+    const calendars = (key: string) => (key === 'tokyo-office' ? office : key === 'assembly-plant' ? plant : undefined);
+    const data = { due: '2026-10-30T15:00:00+09:00' };
+    const run = (source: string) => evaluate(env, source, { data }, { calendars, defaultCalendar: 'tokyo-office' });
+    expect(run("cal.addWorkingTime(data.due, duration('PT8H'))")).toBe('2026-11-02T06:00:00.000Z');
+    expect(run('cal.addWorkingTime(data.due, 8)')).toBe('2026-11-02T06:00:00.000Z');
+    // 03:00 on Friday in São Paulo; Monday is a holiday there.
+    expect(run("cal.addWorkdays(data.due, 2, 'assembly-plant')")).toBe('2026-11-04T06:00:00.000Z');
     expect(run('cal.isWorkday(cal.addWorkdays(data.due, 2))')).toBe(true);
   });
 });

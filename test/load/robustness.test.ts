@@ -1,4 +1,4 @@
-// Bad input never crashes the loader: damaged copies of real files give findings at real places.
+// Bad input never crashes the loader: damaged copies of our real files give findings at real places.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,12 +6,12 @@ import { parseJson } from '../../src/load/json.js';
 import { lineStartsOf } from '../../src/load/load-finding.js';
 import { parseYaml } from '../../src/load/yaml.js';
 
-const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus');
+const FIXTURES = resolve(import.meta.dirname, '../../fixtures');
 const SOURCES = [
-  ['claims/claims/processes/claim.yaml', parseYaml],
-  ['fixtures/process/purchase.process.yaml', parseYaml],
-  ['fixtures/screens/packages/invoice-payment/views/invoice-payment-card.yaml', parseYaml],
-  ['kernos/halcyon/bundle.json', parseJson],
+  ['example/packages/field-maintenance/task-types/repair-work.yaml', parseYaml],
+  ['packages/venue-booking/processes/booking.yaml', parseYaml],
+  ['example/packages/field-maintenance/views/work-order-card.yaml', parseYaml],
+  ['schema/plan/valid-plan.json', parseJson],
 ] as const;
 const DAMAGE = [':', '-', '"', "'", '[', ']', '{', '}', '&a', '*a', '!!', '\t', '\n', '  ', '#', '|', '>', '\\', '%', '@', ',', '?', '\u0000'];
 
@@ -25,7 +25,7 @@ function random(seed: number): () => number {
 }
 
 describe.each(SOURCES)('damaged copies of %s', (file, parse) => {
-  const text = readFileSync(resolve(CORPUS, file), 'utf8');
+  const text = readFileSync(resolve(FIXTURES, file), 'utf8');
 
   it('give findings within the file, never an exception', () => {
     const next = random(file.length);

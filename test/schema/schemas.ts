@@ -1,6 +1,6 @@
 /**
- * Shared by the schema suites: one ajv with the project's configuration, the documents they check (the
- * corpus of ../shared/corpus and our fixtures/schema) and the public schema each is checked against.
+ * Shared by the schema suites: one ajv with the project's configuration, the documents they check (those of
+ * our packages and of fixtures/schema) and the public schema each is checked against.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -10,8 +10,8 @@ import { parse } from 'yaml';
 import { createAjv, schemaFile, type SchemaName } from '../../src/check/ajv.js';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schema/v1/', import.meta.url));
-export const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/schema/', import.meta.url));
+const PROJECT_FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
 const ajv = createAjv();
 
@@ -39,7 +39,7 @@ export function causes(errors: ErrorObject[]): ErrorObject[] {
 
 /** A document on disk and the public schema it is checked against. */
 export interface SchemaDocument {
-  /** How the suites name it: relative to the corpus or to fixtures/schema. */
+  /** How the suites name it: relative to the folder of documents it comes from. */
   name: string;
   path: string;
   schema: SchemaName;
@@ -47,7 +47,7 @@ export interface SchemaDocument {
   document: unknown;
 }
 
-function readDocument(name: string, path: string, schemaOfIt: (document: unknown) => SchemaName): SchemaDocument {
+export function readDocument(name: string, path: string, schemaOfIt: (document: unknown) => SchemaName): SchemaDocument {
   const text = readFileSync(path, 'utf8');
   const document: unknown = path.endsWith('.json') ? JSON.parse(text) : parse(text);
   return { name, path, schema: schemaOfIt(document), text, document };
@@ -56,7 +56,8 @@ function readDocument(name: string, path: string, schemaOfIt: (document: unknown
 /** Folders of a package that hold no object files. */
 const NOT_OBJECTS = new Set(['i18n', 'schemas', '.layout']);
 
-function documentFiles(dir: string): string[] {
+/** The object files, installations, package tests and JSON documents under `dir`, sorted. */
+export function documentFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((name) => /\.(yaml|json)$/.test(name))
     .filter((name) => !name.split('/').some((part) => NOT_OBJECTS.has(part)))
@@ -64,31 +65,19 @@ function documentFiles(dir: string): string[] {
     .sort();
 }
 
-function corpusSchemaOf(path: string): SchemaName {
+/** The public schema of a document of a package, by its file name. */
+export function schemaByName(path: string): SchemaName {
   const name = basename(path);
-  if (name.endsWith('.test.yaml') || (name.startsWith('bad-') && name.includes('-test-'))) return 'test';
+  if (name.endsWith('.test.yaml')) return 'test';
   if (name === 'lock.json') return 'lock';
   if (name === 'plan.json') return 'plan';
   return 'object';
 }
 
-/** The valid documents of the corpus: object files, installations, package tests, the lock and the plan. */
-export function corpusDocuments(): SchemaDocument[] {
-  const paths = [
-    ...documentFiles(join(CORPUS, 'claims/claims')),
-    join(CORPUS, 'claims/packages.yaml'),
-    ...documentFiles(join(CORPUS, 'fixtures')).filter((p) => !basename(p).startsWith('bad-')),
-  ].filter((p) => !p.endsWith('control-plane-openapi-packages-record.json'));
-  return paths.map((p) => readDocument(relative(CORPUS, p), p, () => corpusSchemaOf(p)));
-}
-
-/** The corpus documents that must fail, each for the reason its name says. */
-export function badCorpusDocuments(): SchemaDocument[] {
-  const dir = join(CORPUS, 'fixtures/schema');
-  return readdirSync(dir)
-    .filter((n) => n.startsWith('bad-'))
-    .sort()
-    .map((n) => readDocument(n, join(dir, n), () => corpusSchemaOf(n)));
+/** The documents of our packages: the example installation with its package, and those of fixtures/packages. */
+export function packageDocuments(): SchemaDocument[] {
+  const paths = [...documentFiles(join(PROJECT_FIXTURES, 'example')), ...documentFiles(join(PROJECT_FIXTURES, 'packages'))];
+  return paths.map((p) => readDocument(relative(PROJECT_FIXTURES, p), p, () => schemaByName(p)));
 }
 
 /** Documents of fixtures/schema that are not object files, by their directory. */

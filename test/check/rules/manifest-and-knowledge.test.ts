@@ -1,11 +1,11 @@
 /**
  * The parts of the manifest and ontology rules the fixture table cannot show one by one: which values of a
- * process are ontology terms, the corpus expectations, and that the rules never throw on a manifest or a
- * KnowledgePack the schema refuses.
+ * process are ontology terms, our packages (clean, and short of the pack they declare), and that the rules
+ * never throw on a manifest or a KnowledgePack the schema refuses.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { check } from '../../../src/check/index.js';
 import { runRules } from '../../../src/check/rule.js';
@@ -13,8 +13,9 @@ import { installationKnowledge, knowledgeDeclared, knowledgePacks, knowledgeUses
 import { engines, requires, variables } from '../../../src/check/rules/manifest.js';
 import { loadTargets } from '../../../src/load/targets.js';
 import type { PackageObject } from '../../../src/model/package.js';
+import { overlay } from '../../support/overlay.js';
 
-const CORPUS = join(import.meta.dirname, '../../../../shared/corpus');
+const FIXTURES = resolve(import.meta.dirname, '../../../fixtures');
 
 const root = mkdtempSync(join(tmpdir(), 'manifest-rules-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -65,16 +66,20 @@ describe('knowledgeUses: the terms a process uses', () => {
   });
 });
 
-describe('the corpus', () => {
-  it('the claims example declares default@1 and claims@1 and gets no finding of these rules', async () => {
-    const { report } = await check({ cwd: join(CORPUS, 'claims'), install: 'packages.yaml' });
+describe('our packages', () => {
+  it.each([
+    ['the example declares default@1 and equipment@1', { cwd: join(FIXTURES, 'example'), install: 'packages.yaml' }],
+    ['venue-booking declares default@1 and venues@1', { cwd: join(FIXTURES, 'packages/venue-booking') }],
+  ])('%s and gets no finding at all', async (_, options) => {
+    const { report } = await check(options);
     expect([...report.errors, ...report.warnings]).toEqual([]);
   });
 
-  it('acme-claims gets exactly knowledge_unknown for claims@1', async () => {
-    const { report } = await check({ cwd: join(CORPUS, 'fixtures/manifest'), packages: ['acme-claims'] });
-    const mine = [...report.errors, ...report.warnings].filter((f) => /^(knowledge|variable|requires|engines)_/.test(f.code));
-    expect(mine.map((f) => [f.code, f.file, f.path])).toEqual([['knowledge_unknown', 'acme-claims/package.yaml', '/spec/knowledge/0']]);
+  it('venue-booking without its KnowledgePack gets exactly knowledge_unknown for venues@1', async () => {
+    const dir = overlay('packages', { 'venue-booking/knowledge-packs/venues.yaml': null });
+    const { report } = await check({ cwd: dir, packages: ['venue-booking'] });
+    rmSync(dir, { recursive: true, force: true });
+    expect([...report.errors, ...report.warnings].map((f) => [f.code, f.file, f.path])).toEqual([['knowledge_unknown', 'venue-booking/package.yaml', '/spec/knowledge/1']]);
   });
 });
 

@@ -1,14 +1,15 @@
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeCatalog } from '../../../src/check/catalog.js';
 import { check } from '../../../src/check/index.js';
 
-const CORPUS = join(import.meta.dirname, '../../../../shared/corpus');
+const EXAMPLE = resolve(import.meta.dirname, '../../../fixtures/example');
 
-describe('the screens package of the corpus', () => {
-  it('checks clean: no error and no warning', async () => {
-    const { report } = await check({ cwd: join(CORPUS, 'fixtures/screens') });
-    expect(report.objects).toBe(5);
+describe('the screens of the example', () => {
+  it('check clean: its views, components and dictionaries get no error and no warning', async () => {
+    const { report, workspace } = await check({ cwd: EXAMPLE, install: 'packages.yaml' });
+    expect(workspace.objects('View').map((view) => view.key).sort()).toEqual(['work-order-card', 'work-order-list']);
+    expect(workspace.objects('Component').map((component) => component.key)).toEqual(['asset-summary']);
     expect([...report.errors, ...report.warnings]).toEqual([]);
   });
 });

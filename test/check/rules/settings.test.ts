@@ -15,8 +15,6 @@ import { settingsFieldAt } from '../../../src/check/settings-schema.js';
 import { loadTargets } from '../../../src/load/targets.js';
 import type { PackageObject } from '../../../src/model/package.js';
 
-const CLAIMS_INTAKE = join(import.meta.dirname, '../../../../shared/corpus/fixtures/settings/packages/claims-intake');
-
 const root = mkdtempSync(join(tmpdir(), 'settings-rules-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -32,20 +30,36 @@ function write(files: Record<string, string>): string {
 const manifest = (key: string, spec: string) => `apiVersion: taimen.ai/v1\nkind: Package\nkey: ${key}\nspec:\n  version: 0.1.0\n  displayName: Demo\n${spec}`;
 
 describe('settingsFieldAt', async () => {
-  const workspace = await loadTargets({ cwd: CLAIMS_INTAKE });
+  const dir = write({
+    'packages/desk/package.yaml': manifest('desk', [
+      '  settings:',
+      '    schema:',
+      '      type: object',
+      '      properties:',
+      '        holdDays: {type: integer, minimum: 1, default: 3}',
+      '        channel: {type: string, enum: [sms, email], default: sms}',
+      '        labels: {type: array, items: {type: string}, default: []}',
+      '        reception:',
+      '          type: object',
+      '          properties:',
+      '            desk: {type: string, default: front}',
+      '',
+    ].join('\n')),
+  });
+  const workspace = await loadTargets({ cwd: dir });
   const pkg = workspace.packages[0]!;
 
   it.each([
     [[], 'object'],
-    [['refundThreshold'], 'integer'],
-    [['intake', 'mailbox'], 'string'],
-    [['tags'], 'array'],
-    [['tags', '0'], 'string'],
+    [['holdDays'], 'integer'],
+    [['reception', 'desk'], 'string'],
+    [['labels'], 'array'],
+    [['labels', '0'], 'string'],
   ])('settings.%j is %s', (path, type) => {
     expect(settingsFieldAt(pkg, path)?.type).toBe(type);
   });
 
-  it.each([[['refundLimit']], [['intake', 'inbox']], [['channel', 'length']], [['tags', 'first']], [['__proto__']]])('settings.%j is not declared', (path) => {
+  it.each([[['holdDay']], [['reception', 'counter']], [['channel', 'length']], [['labels', 'first']], [['__proto__']]])('settings.%j is not declared', (path) => {
     expect(settingsFieldAt(pkg, path)).toBeUndefined();
   });
 });

@@ -1,11 +1,12 @@
 /**
- * The packages written by the authors of the formats (../shared/corpus) are the evidence of what real files
- * look like: every valid document of it passes its public schema, and each bad-*.yaml fails for the reason
- * its name promises — at that place, with nothing else reported.
+ * The packages written by the authors of the formats are the evidence of what real files look like: every
+ * valid document of the corpus passes its public schema, and each bad-*.yaml fails for the reason its name
+ * promises — at that place, with nothing else reported.
  */
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { badCorpusDocuments, causes, corpusDocuments, describeErrors, validate } from './schemas.js';
+import { causes, describeErrors, validate } from '../schema/schemas.js';
+import { badCorpusDocuments, corpusDocuments } from './static-support.js';
 
 const documents = corpusDocuments();
 const bad = badCorpusDocuments();

@@ -1,6 +1,31 @@
-/** Compares the generated schema reference with the reference page, definition by definition. */
-import { readFileSync } from 'node:fs';
+/**
+ * What the static conformance suites share: the documents of the corpus with the public schema each is
+ * checked against, and the reference page of the schema with its comparison to ours.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import type { DocDefinition } from '../../src/docs/schema-model.js';
+import { documentFiles, readDocument, schemaByName, type SchemaDocument } from '../schema/schemas.js';
+import { corpus, CORPUS, REFERENCE } from './corpus.js';
+
+/** The valid documents of the corpus: object files, installations, package tests, the lock and the plan. */
+export function corpusDocuments(): SchemaDocument[] {
+  const paths = [
+    ...documentFiles(corpus('claims/claims')),
+    corpus('claims/packages.yaml'),
+    ...documentFiles(corpus('fixtures')).filter((p) => !basename(p).startsWith('bad-')),
+  ].filter((p) => !p.endsWith('control-plane-openapi-packages-record.json'));
+  return paths.map((p) => readDocument(relative(CORPUS, p), p, () => schemaByName(p)));
+}
+
+/** The corpus documents that must fail, each for the reason its name says (`bad-<kind>-test-…` is a package test). */
+export function badCorpusDocuments(): SchemaDocument[] {
+  const dir = corpus('fixtures/schema');
+  return readdirSync(dir)
+    .filter((n) => n.startsWith('bad-'))
+    .sort()
+    .map((n) => readDocument(n, join(dir, n), () => (n.includes('-test-') ? 'test' : schemaByName(n))));
+}
 
 export interface ReferenceDefinition {
   name: string;
@@ -13,9 +38,12 @@ export interface ReferenceDefinition {
   conditions: [string, string][];
 }
 
+/** The machine-readable reference page of the package schema. */
+export const SCHEMA_REFERENCE = join(REFERENCE, 'package-schema-reference.json');
+
+/** The definitions of the reference page, as its authors wrote them. */
 export function referenceDefinitions(): ReferenceDefinition[] {
-  const path = new URL('../../../shared/reference/package-schema-reference.json', import.meta.url);
-  return (JSON.parse(readFileSync(path, 'utf8')) as { definitions: ReferenceDefinition[] }).definitions;
+  return (JSON.parse(readFileSync(SCHEMA_REFERENCE, 'utf8')) as { definitions: ReferenceDefinition[] }).definitions;
 }
 
 export interface Difference {
@@ -27,6 +55,7 @@ export interface Difference {
 
 const normal = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
+/** Every difference of `generated` from `reference`, and how many reference fields were compared. */
 export function compareDefinitions(reference: readonly ReferenceDefinition[], generated: readonly DocDefinition[]): { differences: Difference[]; fields: number } {
   const byName = new Map(generated.map((definition) => [definition.name, definition]));
   const differences: Difference[] = [];

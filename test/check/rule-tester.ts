@@ -85,15 +85,20 @@ async function findingsOfCase(caseDir: string): Promise<Compared[]> {
 }
 
 /** What `check` reports for `dir` as a user runs it there: `--install packages.yaml` when it has one, else the default targets. */
-export async function findingsOf(dir: string): Promise<Finding[]> {
+async function findingsOf(dir: string): Promise<Finding[]> {
   const install = existsSync(join(dir, 'packages.yaml')) ? { install: 'packages.yaml' } : {};
   const { report } = await check({ cwd: dir, ...install });
   return [...report.errors, ...report.warnings, ...report.suppressed];
 }
 
-export function compared(finding: Finding): Compared {
-  const { code, file, line, column, path, message, hint, suppressed } = finding;
-  return { code, file, line, column, path, message, ...(hint === undefined ? {} : { hint }), ...(suppressed ? { suppressed } : {}) };
+function compared(finding: Finding): Compared {
+  return comparable(finding, finding.message);
+}
+
+/** The fields the tester compares, of a finding or of what a case expects, with `message`. */
+function comparable(f: Pick<Compared, 'code' | 'file' | 'line' | 'column' | 'path' | 'hint'> & { suppressed?: boolean }, message: string): Compared {
+  const { code, file, line, column, path, hint, suppressed } = f;
+  return { code, file, line, column, path, message, ...(hint === undefined ? {} : { hint }), ...(suppressed ? { suppressed: true } : {}) };
 }
 
 /**
@@ -109,8 +114,7 @@ export function expectedFindings(caseCode: string, expected: readonly ExpectedFi
     if (e.code === 'schema_violation' && caseCode !== 'schema_violation') {
       throw new Error(`${where}: the rules run only on documents that pass the schema — fix the case's schema mistake`);
     }
-    const { code, file, line, column, path, hint, suppressed } = e;
-    return { code, file, line, column, path, message: messageOf(e, where), ...(hint === undefined ? {} : { hint }), ...(suppressed ? { suppressed } : {}) };
+    return comparable(e, messageOf(e, where));
   });
 }
 

@@ -1,4 +1,4 @@
-// Writes docs/findings.md from the rules' metadata (test/check/catalog.test.ts fails when it is stale).
+// Writes docs/findings.md from the catalog of codes, src/check/catalog.ts (test/check/catalog.test.ts fails when it is stale).
 import { renameSync, writeFileSync } from 'node:fs';
 import { renderFindingsDoc } from '../dist/check/catalog.js';
 

@@ -1,6 +1,7 @@
 /**
- * Every code `check` can report, with its severity and one-line summary: the rules' metadata, plus the codes
- * of loading and of the schema stage. `check --list-rules` and docs/findings.md are generated from it.
+ * Every code package-sdk reports, with its severity and one-line summary: the codes of loading, of git sources
+ * and the lock, of the schema stage, the rules' metadata, and the refusals of plan and apply.
+ * `check --list-rules` and docs/findings.md are generated from it.
  */
 import type { Severity } from '../model/finding.js';
 import { RULES } from './rules/index.js';
@@ -9,12 +10,18 @@ export interface CodeInfo {
   code: string;
   severity: Severity | 'warning/error';
   summary: string;
-  /** `load`, `schema`, or the id of the rule that reports it. */
+  /** `load`, `schema`, `lock`, `plan`, or the id of the rule that reports it. */
   source: string;
 }
 
-/** Problems found while reading files and resolving packages (src/load/, src/lock/). */
-const LOAD_CODES: readonly CodeInfo[] = [
+type Entry = readonly [code: string, severity: CodeInfo['severity'], summary: string];
+
+function entries(source: string, list: readonly Entry[]): CodeInfo[] {
+  return list.map(([code, severity, summary]) => ({ code, severity, summary, source }));
+}
+
+/** Problems found while reading files and resolving packages (src/load/). */
+const LOAD_CODES = entries('load', [
   ['read_failed', 'error', 'A file cannot be read (missing, a directory, no permission).'],
   ['invalid_yaml', 'error', 'Not YAML 1.2 as packages use it: syntax, several documents, non-JSON tags or values (.inf, !!binary), duplicate keys, recursive or runaway aliases.'],
   ['invalid_json', 'error', 'Not JSON: syntax, a duplicate key, a non-finite number, a lone surrogate, not UTF-8.'],
@@ -26,22 +33,62 @@ const LOAD_CODES: readonly CodeInfo[] = [
   ['duplicate_package', 'error', 'Two different directories hold packages with the same key.'],
   ['requires_cycle', 'error', 'Packages require each other (a → b → a).'],
   ['data_ref_invalid', 'error', 'A Process spec.data {$ref} points outside the package, at no file, or at something other than a JSON Schema object.'],
-  ['lock_required', 'error', 'A git source of the installation has no entry in packages.lock: run package-sdk lock.'],
-  ['lock_invalid', 'error', 'packages.lock cannot be read as package-sdk.lock/v1.'],
-  ['lock_stale', 'error', "The lock's source of a package differs from the installation's."],
-  ['tag_moved', 'warning', 'A release tag now points elsewhere than the locked commit; the lock wins.'],
-  ['content_mismatch', 'error', 'The content at the locked commit does not hash to the lock\'s contentHash.'],
-  ['source_unavailable', 'warning/error', 'A git remote cannot be fetched (a warning when the cache holds the locked commit).'],
-].map(([code, severity, summary]) => ({ code, severity, summary, source: 'load' }) as CodeInfo);
+]);
 
-const SCHEMA_CODES: readonly CodeInfo[] = [
-  {
-    code: 'schema_violation',
-    severity: 'error',
-    summary: 'A document does not match its schema in schema/v1 (one finding per mistake, at the node that is wrong).',
-    source: 'schema',
-  },
-];
+/** Git sources and packages.lock (src/lock/): check and plan report them while loading, lock while writing the lock. */
+const LOCK_CODES = entries('lock', [
+  ['lock_required', 'error', 'A git source of the installation has no entry in packages.lock: run package-sdk lock.'],
+  ['lock_invalid', 'error', 'packages.lock cannot be read as package-sdk.lock/v1, or a locked commit is not a SHA-1.'],
+  ['lock_stale', 'error', "The lock's source of a package differs from the installation's."],
+  ['lock_not_written', 'error', 'lock: the new lock fails the lock schema (e.g. a version that is not x.y.z); nothing is written.'],
+  ['lock_outdated', 'error', 'lock --check: packages.lock differs from what lock would write.'],
+  ['tag_moved', 'warning/error', 'A release tag now points elsewhere than the locked commit: loading keeps the locked commit and warns, lock pins the new one and warns, plan and apply refuse.'],
+  ['content_mismatch', 'error', "The content at the locked commit does not hash to the lock's contentHash."],
+  ['source_unavailable', 'warning/error', 'A git remote cannot be fetched (a warning when the cache holds the locked commit).'],
+  ['commit_missing', 'error', 'The locked commit is no longer in the repository: lock again.'],
+  ['tag_not_found', 'error', 'The ref of a git source names no tag (branches and commit ids are not refs).'],
+  ['git_tree_refused', 'error', 'The package in the repository holds a symlink, a submodule, an odd mode, .git, a case collision or a name that is not UTF-8.'],
+  ['package_manifest_missing', 'error', 'The package directory of a git source has no package.yaml.'],
+  ['package_version_missing', 'error', 'lock: a manifest has no spec.version (the lock pins versions).'],
+  ['checkout_changed', 'error', 'lock: a checkout changed while lock ran; run it again.'],
+  ['cache_race', 'error', 'A checkout vanished while being read (a concurrent cache prune); run again.'],
+  ['git_url_invalid', 'error', 'The git URL of a source is neither https://host/path without credentials nor git@host:path.'],
+  ['git_ref_invalid', 'error', 'The ref of a git source is not a tag name.'],
+  ['git_path_invalid', 'error', "The path of a package in its repository is not relative, or holds '.' or '..'."],
+  ['git_missing', 'error', 'Git sources need git, and git is not in PATH.'],
+]);
+
+const SCHEMA_CODES = entries('schema', [
+  ['schema_violation', 'error', 'A document does not match its schema in schema/v1 (one finding per mistake, at the node that is wrong).'],
+]);
+
+/**
+ * Why plan or apply stops (src/plan/refusal.ts), having written nothing it should not have: exit 1, or 2 for a
+ * usage or I/O problem. They also refuse with the codes of loading, of the schema and of the lock.
+ */
+const PLAN_CODES = entries('plan', [
+  ['server_invalid', 'error', '--server is not https (http only to loopback), or carries credentials.'],
+  ['token_missing', 'error', 'No CP_TOKEN for a remote core.'],
+  ['env_unreadable', 'error', 'The --env file cannot be read.'],
+  ['packages_invalid', 'error', 'The installation does not load, or its packages fail the check.'],
+  ['core_version_unknown', 'error', "The core's /openapi.json cannot be read or has no info.version, so package compatibility cannot be checked."],
+  ['engines_incompatible', 'error', "The core's version is outside a package's engines.control-plane range."],
+  ['variables_missing', 'error', 'A variable the packages use has no value.'],
+  ['variables_invalid', 'error', 'A variable value does not fit its kind, or names a workspace, project or other object the core lacks.'],
+  ['notification_service_required', 'error', 'The installation has notification rules, but no NOTIFICATION_SERVICE_URL and token.'],
+  ['core_rejected', 'error', 'The core refused a request (its code and message are kept).'],
+  ['core_unreachable', 'error', 'The core does not answer.'],
+  ['core_plan_errors', 'error', "The core's plan has errors or needs a migration: the plan is not saved."],
+  ['catalog_conflict', 'error', 'An object cannot be planned: an immutable version changed, an archived type, a knowledge pack version with other content.'],
+  ['calendar_in_use', 'error', 'A calendar to retire is used by processes the plan does not retire.'],
+  ['plan_not_written', 'error', 'The --out file cannot be written.'],
+  ['plan_invalid', 'error', 'The file is not a package-sdk.plan/v1 plan.'],
+  ['plan_modified', 'error', 'The plan was edited after it was built (its planHash does not match).'],
+  ['server_mismatch', 'error', 'The plan was built for another core than the one it is applied to.'],
+  ['plan_stale', 'error', 'What the plan was built against moved (packages, variables, the core): build it again.'],
+  ['apply_not_confirmed', 'error', 'Nobody approved the plan (no TTY without --auto-approve or --plan-hash, a wrong --plan-hash, or "no").'],
+  ['apply_failed', 'error', 'A write failed half-way: plan and apply again to complete.'],
+]);
 
 export function codeCatalog(): CodeInfo[] {
   const ruleCodes = new Map<string, CodeInfo>();
@@ -51,7 +98,7 @@ export function codeCatalog(): CodeInfo[] {
       ruleCodes.set(code, known ? sharedCode(known, meta, rule.id) : { code, severity: meta.severity, summary: meta.summary, source: rule.id });
     }
   }
-  return [...LOAD_CODES, ...SCHEMA_CODES, ...ruleCodes.values()];
+  return [...LOAD_CODES, ...LOCK_CODES, ...SCHEMA_CODES, ...ruleCodes.values(), ...PLAN_CODES];
 }
 
 /** A code that several families report (unknown_skill of processes and of views): one entry naming them all. */
@@ -67,12 +114,17 @@ function sharedCode(known: CodeInfo, meta: { severity: Severity; summary: string
 /** docs/findings.md: every code with its severity, where it comes from and what it means. */
 export function renderFindingsDoc(): string {
   const lines = [
-    '# Findings of `package-sdk check`',
+    '# Findings of `package-sdk check`, `lock`, `plan` and `apply`',
     '',
-    '<!-- Generated from the rules\' metadata by `npm run docs:findings`; do not edit by hand. -->',
+    '<!-- Generated from the catalog of codes (src/check/catalog.ts) by `npm run docs:findings`; do not edit by hand. -->',
     '',
-    'Every finding has a stable code. Errors make `check` exit 1; warnings do not. A finding can be silenced',
-    'on the next line with `# package-sdk-disable-next-line <code>` (it is still listed as suppressed).',
+    'Every finding and every refusal has a stable code. `check` reports the codes of loading (`load`), of git',
+    'sources and packages.lock (`lock`), of the schema stage (`schema`) and of the rules; `lock` reports the `lock`',
+    'codes. `plan` and `apply` stop with a refusal — a `plan` code, or a `lock` code of packages.lock and git',
+    'sources — and exit 1, or 2 for a usage or I/O problem.',
+    '',
+    'Errors make `check` exit 1; warnings do not. A finding can be silenced on the next line with',
+    '`# package-sdk-disable-next-line <code>` (it is still listed as suppressed).',
     '',
     '| Code | Severity | Reported by | Meaning |',
     '|---|---|---|---|',

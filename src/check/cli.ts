@@ -16,7 +16,7 @@ export const CHECK_FLAGS = {
   install: { summary: 'Installation file (kind: Installation).', helpValue: 'FILE' },
   package: { summary: 'Package directory, or a package key found in ./packages. Repeatable.', helpValue: 'DIR|KEY' },
   format: { summary: 'Output format.', default: 'text' as Format },
-  listRules: { summary: 'List every finding code with its severity and meaning, and exit.' },
+  listRules: { summary: 'List every code (findings of check and lock, refusals of plan and apply) with its severity and meaning, and exit.' },
   cache: { summary: 'Reuse what earlier runs learnt of unchanged files (in $PACKAGE_SDK_CACHE/check); --no-cache parses everything afresh.' },
 };
 
@@ -109,9 +109,18 @@ async function listRules(json: boolean): Promise<CheckOutcome> {
   const { codeCatalog } = await import('./catalog.js');
   const codes = codeCatalog();
   if (json) return { result: { codes }, exitCode: 0 };
+  return { result: { codes }, output: renderCodeList(codes), exitCode: 0 };
+}
+
+/** The codes under the name of what reports them (load, lock, schema, a rule, plan), one line each. */
+function renderCodeList(codes: readonly CodeInfo[]): string {
   const width = Math.max(...codes.map((c) => c.code.length));
-  const output = codes.map((info) => `${info.code.padEnd(width)}  ${info.severity.padEnd(13)}  ${info.summary}`).join('\n');
-  return { result: { codes }, output, exitCode: 0 };
+  const lines: string[] = [];
+  codes.forEach((info, i) => {
+    if (info.source !== codes[i - 1]?.source) lines.push(info.source);
+    lines.push(`  ${info.code.padEnd(width)}  ${info.severity.padEnd(13)}  ${info.summary}`);
+  });
+  return lines.join('\n');
 }
 
 async function render(format: Format, report: CheckReport, version: string, sourceOf: (file: string) => string | undefined): Promise<string> {

@@ -19,7 +19,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
     { description: 'Check single files (e.g. from a pre-commit hook)', command: '<%= config.bin %> <%= command.id %> processes/claim.yaml tests/claim.test.yaml' },
     { description: 'Annotations for GitHub Actions', command: '<%= config.bin %> <%= command.id %> --format github' },
     { description: 'Machine-readable report', command: '<%= config.bin %> <%= command.id %> --json' },
-    { description: 'Every code check can report, with its severity', command: '<%= config.bin %> <%= command.id %> --list-rules' },
+    { description: 'Every code of check, lock, plan and apply, with its severity', command: '<%= config.bin %> <%= command.id %> --list-rules' },
   ];
 
   static override strict = false;

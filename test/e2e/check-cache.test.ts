@@ -6,14 +6,18 @@ import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, scratchDir } from '../support/cli.js';
+import { overlayCase } from '../support/overlay.js';
 
 const BROKEN = join(ROOT, 'fixtures/check/cli/broken');
-const EXPRESSION = join(ROOT, 'fixtures/check/expression_syntax_error/invalid/arrow-for-greater-or-equal');
+const EXPRESSION = overlayCase(join(ROOT, 'fixtures/check/expression_syntax_error/invalid/arrow-for-greater-or-equal'));
 
 describe('check with its cache of parsed files', () => {
   const scratch = scratchDir('check-cache-');
   const env = { PACKAGE_SDK_CACHE: join(scratch, 'cache') };
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(scratch, { recursive: true, force: true });
+    rmSync(EXPRESSION, { recursive: true, force: true });
+  });
 
   it('reports the same findings from a warm cache, positions inside expressions included', async () => {
     for (const source of [BROKEN, EXPRESSION]) {

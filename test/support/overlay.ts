@@ -2,14 +2,15 @@
  * Fixtures without copies: a test states only what its case is about by laying a few files over a base
  * package (or installation) of fixtures/, in a fresh temporary directory it may change at will.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { parse } from 'yaml';
 
 export const FIXTURES = join(import.meta.dirname, '../../fixtures');
 
 /** File contents by path relative to the base; `null` removes the file (or folder) the base has there. */
-export type Overlay = Readonly<Record<string, string | null>>;
+export type Overlay = Readonly<Record<string, string | Uint8Array | null>>;
 
 /**
  * A copy of `base` (absolute, or relative to fixtures/) with `files` laid over it, in a new temporary
@@ -33,4 +34,36 @@ export function layOver(dir: string, files: Overlay): void {
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, content);
   }
+}
+
+/**
+ * A case of fixtures/check laid out for checking, in a new temporary directory whose path is returned: the base
+ * its case.yaml names (fixtures/check/_bases/<base>), less the paths it lists under `remove`, with every other
+ * file of the case directory laid over it at the same path (fixtures/check/README.md).
+ */
+export function overlayCase(caseDir: string): string {
+  const manifest = parse(readFileSync(join(caseDir, CASE_MANIFEST), 'utf8')) as CaseManifest;
+  const removed = Object.fromEntries((manifest.remove ?? []).map((path) => [path, null]));
+  return overlay(join(FIXTURES, 'check/_bases', manifest.base), { ...removed, ...filesIn(caseDir, CASE_FILES) });
+}
+
+/** What a case directory says of itself, beside the files it lays over its base. */
+export const CASE_MANIFEST = 'case.yaml';
+export const CASE_EXPECTED = 'expected.yaml';
+const CASE_FILES = [CASE_MANIFEST, CASE_EXPECTED];
+
+interface CaseManifest {
+  base: string;
+  remove?: string[];
+}
+
+/** The files under `dir` as an overlay of their bytes, by `/`-separated path; `skip` names top-level files to leave out. */
+export function filesIn(dir: string, skip: readonly string[] = []): Record<string, Uint8Array> {
+  const files: Record<string, Uint8Array> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/');
+    if (!skip.includes(path)) files[path] = readFileSync(join(dir, path));
+  }
+  return files;
 }

@@ -29,7 +29,7 @@ function stepsIn(block: Block): Step[] {
   return block.steps.flatMap((step) => [step, ...heldInCoverageOrder(step).flatMap(stepsIn)]);
 }
 
-/** The blocks a step holds, a listen's `onTimeout` before its options (the order coverage has always listed them in). */
+/** The blocks a step holds, a listen's `onTimeout` before its options, as coverage reports list them. */
 function heldInCoverageOrder(step: Step): Block[] {
   return [...step.blocks].sort((a, b) => Number(a.role === 'listen') - Number(b.role === 'listen'));
 }

@@ -3,14 +3,19 @@
  * literal, a list `a,b`, or a range `[a..b)` / `(a..b]` over numbers or dates — and the hit policy picks the
  * result: `first` the first matching rule's `then`, `unique` the only one (more is an error), `collect` all.
  */
-import { isRecord } from './values.js';
+import { isRecord, records } from './values.js';
 
 export type DecisionOutcome =
   | { result: unknown; matched: number[] }
   | { error: { type: 'decision_no_match' | 'decision_not_unique'; detail: string } };
 
-export function decide(table: Record<string, unknown>, inputs: Readonly<Record<string, unknown>>): DecisionOutcome {
-  const rules = Array.isArray(table.rules) ? table.rules.filter(isRecord) : [];
+/** The inputs a table declares, with the expression each reads by default. */
+export function tableInputs(table: Readonly<Record<string, unknown>>): { id: string; expr: unknown }[] {
+  return records(table.inputs).map((input) => ({ id: String(input.id), expr: input.expr }));
+}
+
+export function decide(table: Readonly<Record<string, unknown>>, inputs: Readonly<Record<string, unknown>>): DecisionOutcome {
+  const rules = records(table.rules);
   const matched: number[] = [];
   rules.forEach((rule, i) => {
     const when = isRecord(rule.when) ? rule.when : {};

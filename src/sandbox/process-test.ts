@@ -4,7 +4,9 @@
  * subsets (the tasks, milestones, memory writes given must be there), `events` as a subsequence of the process
  * events since the previous `expect`; `rules` among the decisions of the package's task rules since then.
  */
-import { ProcessRun, processElements, type EngineEvent, type TaskRecord } from './engine.js';
+import { processModel } from '../process/index.js';
+import { coverageElements } from './coverage.js';
+import { ProcessRun, type EngineEvent, type TaskRecord } from './engine.js';
 import { milliseconds } from './due.js';
 import { ScenarioFailure, type ElementCoverage } from './result.js';
 import type { SubjectContext, SubjectRun } from './subject.js';
@@ -80,7 +82,7 @@ export function processRun(ctx: SubjectContext): SubjectRun {
       }
     },
     coverage(): ElementCoverage {
-      const elements = processElements(process.spec);
+      const elements = coverageElements(processModel(process.spec));
       const missed = elements.filter((id) => !run.covered.has(id));
       const covered = elements.length - missed.length;
       return { covered, total: elements.length, percent: elements.length === 0 ? 100 : Math.round((covered / elements.length) * 1000) / 10, missed };

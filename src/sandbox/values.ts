@@ -54,6 +54,11 @@ export function show(value: unknown): string {
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
 
+/** The mappings of a list (nothing when it is not one). */
+export function records(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.filter(isRecord) : [];
+}
+
 /** A deep copy of a JSON value. */
 export function copy<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);

@@ -113,11 +113,12 @@ class HelpText extends Help {
 }
 
 describe('help', () => {
-  const loaded = Config.load({ root }).then((config) => ({ config, help: new HelpText(config, { stripAnsi: true }) }));
+  let loaded: Promise<{ config: Config; help: HelpText }> | undefined;
+  const oclif = () => (loaded ??= Config.load({ root }).then((config) => ({ config, help: new HelpText(config, { stripAnsi: true }) })));
 
   it.each(['bundle validate', 'bundle sign', 'bundle verify', 'bundle apply', 'bundle list', 'bundle show', 'bundle run', 'keys generate', 'keys trust', 'keys list'])(
     '%s has examples and --json', async (command) => {
-      const { config, help } = await loaded;
+      const { config, help } = await oclif();
       const found = config.findCommand(command.replace(' ', ':'));
       expect(found, command).toBeDefined();
       const text = help.of(found!);

@@ -1,3 +1,4 @@
+/** `/v1/bundles` and `/v1/keys` as kernos serves them (compat-kernos §4), with the trust store in the data directory. */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,6 @@ import { writeKeyPair } from '../../src/bundle/keys.js';
 import { REPAIR_BUNDLE, REPAIR_FACTS } from '../bundle/helpers.js';
 import { type TestCore, startTestCore, tempDir } from './support.js';
 
-/** `/v1/bundles` and `/v1/keys` as kernos serves them (compat-kernos §4), with the trust store in the data directory. */
 const MINIMAL = '{"format":"kernos.bundle/1","name":"x","version":"0.0.1","workflows":{"w":{"steps":[{"action":{"kind":"k"},"id":"a","kind":"action"}]}}}';
 
 let core: TestCore;

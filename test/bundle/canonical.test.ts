@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bundleDigest, canonicalBundleBytes, canonicalJson, JsonSyntaxError, parseJson } from '../../src/bundle/index.js';
-import { referenceText } from './helpers.js';
+import { REPAIR_FACTS, repairText, tamperedRepairText } from './helpers.js';
 
 const canonical = (text: string) => new TextDecoder().decode(canonicalBundleBytes(text));
 
@@ -24,18 +24,18 @@ describe('canonical JSON (compat-kernos §2.1)', () => {
     expect(bundleDigest(input)).toBe(sha);
   });
 
-  it('reproduces the reference bundle: 11 233 bytes, sha256 6e39…b6e9', () => {
-    const bytes = canonicalBundleBytes(referenceText());
-    expect(bytes.length).toBe(11233);
-    const text = new TextDecoder().decode(bytes);
-    expect(text.startsWith('{"department":"finance","description":"Invoice intake, coding and posting for Halcyon Provisions.","format":"kernos.bundle/1","mock":{"code":{"account":"5100","')).toBe(true);
-    expect(text.endsWith(',"id":"boom","kind":"tool","tool":"test.fail"}]}}}')).toBe(true);
-    expect(bundleDigest(referenceText())).toBe('6e3923331cd7bf271c2d53d2e90365ea62c739f17a7a85b6e3fc4c18b641b6e9');
+  it('reproduces the repair-orders bundle: the bytes and sha256 computed apart, number lexemes as written', () => {
+    const text = new TextDecoder().decode(canonicalBundleBytes(repairText()));
+    expect(Buffer.byteLength(text)).toBe(REPAIR_FACTS.canonicalBytes);
+    expect(text.startsWith('{"department":"workshop","description":"Repair orders of the Brightwater plant-hire workshop: fault reports read,')).toBe(true);
+    expect(text.endsWith(',"id":"crash","kind":"tool","tool":"test.break"}]}}}')).toBe(true);
+    // 25000.0 stays an integral float, where JCS would print 25000
+    expect(text).toContain('"maximum":25000.0,"minimum":0,"type":"number"');
+    expect(bundleDigest(repairText())).toBe(REPAIR_FACTS.sha256);
   });
 
   it('changes the digest when one character of the description changes (the A11 tamper)', () => {
-    const tampered = referenceText().replace('Halcyon Provisions."', 'Halcyon Provisions!"');
-    expect(bundleDigest(tampered)).toBe('20f56fe248c00f3b8610f58cc9f2fd1f7bf14dd10a04e77a23febca87ddc6cdf');
+    expect(bundleDigest(tamperedRepairText())).toBe(REPAIR_FACTS.tamperedSha256);
   });
 
   it('hashes the empty input as SHA-256 does', async () => {

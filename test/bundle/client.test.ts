@@ -1,16 +1,15 @@
 // The client against the real local core (in process), and `bundle apply|list|show --server local` end to end.
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBundle, connection, listBundles, showBundle } from '../../src/bundle/client.js';
 import { BundleFailure, trustKey } from '../../src/bundle/index.js';
+import { writeKeyPair } from '../../src/bundle/keys.js';
 import { signBundleFile } from '../../src/bundle/signature.js';
 import { startLocalCore } from '../../src/core/local.js';
-import { REFERENCE_BUNDLE, root, SPEC_BUNDLE, tempDir } from './helpers.js';
-
-const KEYS = join(root, 'fixtures/bundle/keys');
+import { runCli } from '../support/cli.js';
+import { KEYS, REPAIR_BUNDLE, REPAIR_FACTS, RFC_KEY_ID, SPEC_BUNDLE, tamperedRepairText, tempDir } from './helpers.js';
 
 describe('connection rules', () => {
   it.each([
@@ -45,18 +44,18 @@ describe('against the local core', () => {
 
   it('applies a signed bundle (201), again (200), lists and shows it; refuses what kernos refuses', async () => {
     const conn = connection(core.url, 'secret');
-    copyFileSync(REFERENCE_BUNDLE, join(work, 'bundle.json'));
+    copyFileSync(REPAIR_BUNDLE, join(work, 'bundle.json'));
     signBundleFile({ file: join(work, 'bundle.json'), key: join(KEYS, 'rfc8032.key') });
-    await expect(applyBundle({ file: join(work, 'bundle.json'), conn })).rejects.toMatchObject({ code: 'bundle_signature_invalid', message: 'key key_01hrfc8032test100000000000 is not trusted' });
+    await expect(applyBundle({ file: join(work, 'bundle.json'), conn })).rejects.toMatchObject({ code: 'bundle_signature_invalid', message: `key ${RFC_KEY_ID} is not trusted` });
     trustKey(join(KEYS, 'rfc8032.pub'), dataDir);
     const created = await applyBundle({ file: join(work, 'bundle.json'), conn });
-    expect(created).toMatchObject({ status: 201, name: 'halcyon.finance.invoice_intake', version: '1.0.0' });
+    expect(created).toMatchObject({ status: 201, name: REPAIR_FACTS.name, version: REPAIR_FACTS.version });
     expect(await applyBundle({ file: join(work, 'bundle.json'), conn })).toEqual({ ...created, status: 200 });
     expect((await listBundles(conn)).map((b) => b.bundle_id)).toContain(created.bundle_id);
-    expect(await showBundle(conn, created.bundle_id)).toMatchObject({ bundle_id: created.bundle_id, name: 'halcyon.finance.invoice_intake' });
+    expect(await showBundle(conn, created.bundle_id)).toMatchObject({ bundle_id: created.bundle_id, name: REPAIR_FACTS.name });
     await expect(showBundle(conn, 'bnd_nope')).rejects.toMatchObject({ code: 'bundle_not_found' });
 
-    writeFileSync(join(work, 'bundle.json'), readFileSync(REFERENCE_BUNDLE, 'utf8').replace('Provisions."', 'Provisions!"'));
+    writeFileSync(join(work, 'bundle.json'), tamperedRepairText());
     await expect(applyBundle({ file: join(work, 'bundle.json'), sig: join(work, 'bundle.sig.json'), conn }))
       .rejects.toMatchObject({ code: 'bundle_signature_invalid', message: 'signature does not verify over the canonical bundle' });
     signBundleFile({ file: join(work, 'bundle.json'), key: join(KEYS, 'rfc8032.key') });
@@ -71,28 +70,19 @@ describe('against the local core', () => {
 });
 
 describe('package-sdk bundle apply|list|show --server local (built CLI)', () => {
-  const cli = (args: string[], cwd: string) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(process.execPath, [join(root, 'bin/run.js'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
-        done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
-    });
-
   it('applies, lists and shows through the embedded core, its trust store in .package-sdk/core', async () => {
     const dir = tempDir();
-    copyFileSync(REFERENCE_BUNDLE, join(dir, 'bundle.json'));
-    await cli(['keys', 'generate', '--out', 'publisher'], dir);
-    await cli(['bundle', 'sign', 'bundle.json', '--key', 'publisher.key'], dir);
-    const untrusted = await cli(['bundle', 'apply', 'bundle.json', '--server', 'local', '--json'], dir);
-    expect(untrusted.code).toBe(1);
-    expect(JSON.parse(untrusted.stdout).error).toMatchObject({ code: 'bundle_signature_invalid' });
-    await cli(['keys', 'trust', 'publisher.pub', '--data', '.package-sdk/core'], dir);
-    const applied = await cli(['bundle', 'apply', 'bundle.json', '--server', 'local', '--json'], dir);
+    copyFileSync(REPAIR_BUNDLE, join(dir, 'bundle.json'));
+    writeKeyPair(join(dir, 'publisher'));
+    signBundleFile({ file: join(dir, 'bundle.json'), key: join(dir, 'publisher.key') });
+    trustKey(join(dir, 'publisher.pub'), join(dir, '.package-sdk/core'));
+    const applied = await runCli(['bundle', 'apply', 'bundle.json', '--server', 'local', '--json'], { cwd: dir });
     expect(applied.code).toBe(0);
     const { bundle_id: id } = JSON.parse(applied.stdout);
-    expect(JSON.parse(applied.stdout)).toMatchObject({ status: 201, name: 'halcyon.finance.invoice_intake' });
-    const listed = await cli(['bundle', 'list', '--server', 'local'], dir);
+    expect(JSON.parse(applied.stdout)).toMatchObject({ status: 201, name: REPAIR_FACTS.name });
+    const listed = await runCli(['bundle', 'list', '--server', 'local'], { cwd: dir });
     expect(listed.stdout).toContain(id);
-    const shown = JSON.parse((await cli(['bundle', 'show', id, '--server', 'local', '--json'], dir)).stdout);
-    expect(shown).toMatchObject({ bundle_id: id, version: '1.0.0' });
+    const shown = JSON.parse((await runCli(['bundle', 'show', id, '--server', 'local', '--json'], { cwd: dir })).stdout);
+    expect(shown).toMatchObject({ bundle_id: id, version: REPAIR_FACTS.version });
   });
 });

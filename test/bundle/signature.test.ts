@@ -6,18 +6,16 @@ import {
   verifyBundleSignature, type TrustedKey,
 } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
-import { RFC_PUBLIC_HEX, RFC_SEED_HEX, referenceText, root, tempDir } from './helpers.js';
+import { KEYS, REPAIR_FACTS, repairText, RFC_KEY_ID, RFC_PUBLIC_HEX, RFC_SEED_HEX, root, tamperedRepairText, tempDir } from './helpers.js';
 
-const keys = join(root, 'fixtures/bundle/keys');
-const rfcKey = () => loadSigningKey(join(keys, 'rfc8032.key'));
+const rfcKey = () => loadSigningKey(join(KEYS, 'rfc8032.key'));
 const sign = (text: string) => signatureFileText(signBundleValue(parseJson(text).value, rfcKey()));
-const trusted = (): TrustedKey[] => [loadPublicKey(join(keys, 'rfc8032.pub'))];
-const REFERENCE_SIGNATURE = 'Y7wDGcPN52jQRvqvqZw1dR1ljJWL6EZmw6NV3luvAR5HeVa0m9UpzyptC34W9B2fomCwG5ZTxuggmzFtRRk5Cw';
+const trusted = (): TrustedKey[] => [loadPublicKey(join(KEYS, 'rfc8032.pub'))];
 
 describe('signing vectors of the RFC 8032 TEST 1 key (compat-kernos §2.2)', () => {
   it('signs {"x":1}', () => {
     expect(JSON.parse(sign('{"x": 1}'))).toEqual({
-      algorithm: 'ed25519', key_id: 'key_01hrfc8032test100000000000',
+      algorithm: 'ed25519', key_id: RFC_KEY_ID,
       sha256: '5041bf1f713df204784353e82f6a4a535931cb64f1f4b4a5aeaffcb720918b22',
       signature: 'ggSIR0rUZA50k81OoZ2GPFdij9w6PlL5HwJR92Qw8FAxICh56XS3ruSZx4auBbWoHsEp_28-08xAVZAiscfXDw',
     });
@@ -29,26 +27,26 @@ describe('signing vectors of the RFC 8032 TEST 1 key (compat-kernos §2.2)', () 
     expect(signature.signature).toBe('iB7_6xeDHa8OsbZnspziJHLxIDcEZgL77UyvUY85OWdew81P7BLPiWdXu2A8A6G7twePNkkVNY1BN4B78eWUBA');
   });
 
-  it('signs the reference bundle and writes the file as kernos does', () => {
-    const text = sign(referenceText());
+  it('signs the repair-orders bundle as openssl does and writes the file as kernos does', () => {
+    const text = sign(repairText());
     expect(text).toBe(`{
   "algorithm": "ed25519",
-  "key_id": "key_01hrfc8032test100000000000",
-  "sha256": "6e3923331cd7bf271c2d53d2e90365ea62c739f17a7a85b6e3fc4c18b641b6e9",
-  "signature": "${REFERENCE_SIGNATURE}"
+  "key_id": "${RFC_KEY_ID}",
+  "sha256": "${REPAIR_FACTS.sha256}",
+  "signature": "${REPAIR_FACTS.rfc8032Signature}"
 }`);
-    expect(verifyBundleSignature(referenceText(), text, trusted())).toEqual({ ok: true, keyId: 'key_01hrfc8032test100000000000' });
+    expect(verifyBundleSignature(repairText(), text, trusted())).toEqual({ ok: true, keyId: RFC_KEY_ID });
   });
 
   it.each(['rfc8032-pkcs8.pem', 'rfc8032-seed.hex', 'rfc8032-seed.b64'])('reads the same private key from %s, named by the file stem', (file) => {
-    const key = loadSigningKey(join(keys, file));
+    const key = loadSigningKey(join(KEYS, file));
     expect(Buffer.from(key.seed).toString('hex')).toBe(RFC_SEED_HEX);
     expect(Buffer.from(key.publicKey).toString('hex')).toBe(RFC_PUBLIC_HEX);
     expect(key.keyId).toBe(file.slice(0, file.lastIndexOf('.')));
   });
 
   it.each(['rfc8032.pub', 'rfc8032-spki.pem', 'rfc8032.key'])('reads the public key from %s', (file) => {
-    expect(Buffer.from(loadPublicKey(join(keys, file)).publicKey).toString('hex')).toBe(RFC_PUBLIC_HEX);
+    expect(Buffer.from(loadPublicKey(join(KEYS, file)).publicKey).toString('hex')).toBe(RFC_PUBLIC_HEX);
   });
 });
 
@@ -56,20 +54,19 @@ describe('verification refusals, in the control plane words', () => {
   const refused = (message: string) => ({ ok: false, code: 'bundle_signature_invalid', message });
 
   it('refuses a tampered bundle', () => {
-    const tampered = referenceText().replace('Halcyon Provisions."', 'Halcyon Provisions!"');
-    expect(verifyBundleSignature(tampered, sign(referenceText()), trusted())).toEqual(refused('signature does not verify over the canonical bundle'));
+    expect(verifyBundleSignature(tamperedRepairText(), sign(repairText()), trusted())).toEqual(refused('signature does not verify over the canonical bundle'));
   });
 
   it('refuses a signature made by another key under the trusted key id', () => {
     const dir = tempDir();
     writeKeyPair(join(dir, 'other'));
-    const other = { ...loadSigningKey(join(dir, 'other.key')), keyId: 'key_01hrfc8032test100000000000' };
-    const forged = signatureFileText(signBundleValue(parseJson(referenceText()).value, other));
-    expect(verifyBundleSignature(referenceText(), forged, trusted())).toEqual(refused('signature does not verify over the canonical bundle'));
+    const other = { ...loadSigningKey(join(dir, 'other.key')), keyId: RFC_KEY_ID };
+    const forged = signatureFileText(signBundleValue(parseJson(repairText()).value, other));
+    expect(verifyBundleSignature(repairText(), forged, trusted())).toEqual(refused('signature does not verify over the canonical bundle'));
   });
 
   it('refuses an untrusted key', () => {
-    expect(verifyBundleSignature(referenceText(), sign(referenceText()), [])).toEqual(refused('key key_01hrfc8032test100000000000 is not trusted'));
+    expect(verifyBundleSignature(repairText(), sign(repairText()), [])).toEqual(refused(`key ${RFC_KEY_ID} is not trusted`));
     expect(verifyBundleSignature('{}', '{"key_id":"key_nobody","signature":"AAAA"}', trusted())).toEqual(refused('key key_nobody is not trusted'));
   });
 
@@ -85,15 +82,22 @@ describe('verification refusals, in the control plane words', () => {
   });
 
   it('refuses another algorithm and accepts a missing one as ed25519', () => {
-    const good = JSON.parse(sign(referenceText()));
-    expect(verifyBundleSignature(referenceText(), JSON.stringify({ ...good, algorithm: 'rsa' }), trusted())).toEqual(refused('unsupported algorithm rsa'));
+    const good = JSON.parse(sign(repairText()));
+    expect(verifyBundleSignature(repairText(), JSON.stringify({ ...good, algorithm: 'rsa' }), trusted())).toEqual(refused('unsupported algorithm rsa'));
     const { algorithm: _, ...bare } = good;
-    expect(verifyBundleSignature(referenceText(), JSON.stringify(bare), trusted()).ok).toBe(true);
+    expect(verifyBundleSignature(repairText(), JSON.stringify(bare), trusted()).ok).toBe(true);
   });
 
+  // JSON.stringify prints the bundle's 25000.0 as 25000: other canonical bytes (compat-kernos §0.2).
+  const rewritten = () => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(repairText())).reverse()), null, 4);
+
   it('verifies the same bundle written with another key order and whitespace', () => {
-    const reordered = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(referenceText())).reverse()));
-    expect(verifyBundleSignature(reordered, sign(referenceText()), trusted()).ok).toBe(true);
+    const reordered = rewritten().replaceAll(/"maximum": 25000\b/g, '"maximum": 25000.0');
+    expect(verifyBundleSignature(reordered, sign(repairText()), trusted()).ok).toBe(true);
+  });
+
+  it('refuses the bundle once a rewrite turned the integral float 25000.0 into 25000', () => {
+    expect(verifyBundleSignature(rewritten(), sign(repairText()), trusted())).toEqual(refused('signature does not verify over the canonical bundle'));
   });
 
   it('refuses a signature object without key_id or signature, and says when a text is not JSON', () => {
@@ -116,17 +120,17 @@ describe('keys', () => {
     expect(statSync(made.private_key_file).mode & 0o777).toBe(0o600);
     expect(Object.keys(JSON.parse(readFileSync(made.private_key_file, 'utf8')))).toEqual(['key_id', 'algorithm', 'public_key', 'private_key']);
     expect(JSON.parse(readFileSync(made.public_key_file, 'utf8'))).toEqual({ key_id: made.key_id, algorithm: 'ed25519', public_key: made.public_key });
-    const signature = signatureFileText(signBundleValue(parseJson(referenceText()).value, loadSigningKey(made.private_key_file)));
-    expect(verifyBundleSignature(referenceText(), signature, [loadPublicKey(made.public_key_file)]).ok).toBe(true);
+    const signature = signatureFileText(signBundleValue(parseJson(repairText()).value, loadSigningKey(made.private_key_file)));
+    expect(verifyBundleSignature(repairText(), signature, [loadPublicKey(made.public_key_file)]).ok).toBe(true);
   });
 
   it('trusts a key into <data>/keys/trusted/<key_id>.pub and reads the store back, skipping what is not a key', () => {
     const dir = tempDir();
-    const result = trustKey(join(keys, 'rfc8032-spki.pem'), dir);
+    const result = trustKey(join(KEYS, 'rfc8032-spki.pem'), dir);
     expect(result).toEqual({ key_id: 'rfc8032-spki', trusted_file: join(dir, 'keys/trusted/rfc8032-spki.pub') });
-    trustKey(join(keys, 'rfc8032.pub'), dir);
+    trustKey(join(KEYS, 'rfc8032.pub'), dir);
     const store = readTrustStore(dir);
-    expect(store.keys.map((k) => k.keyId)).toEqual(['key_01hrfc8032test100000000000', 'rfc8032-spki']);
+    expect(store.keys.map((k) => k.keyId)).toEqual([RFC_KEY_ID, 'rfc8032-spki']);
     expect(readTrustStore(join(dir, 'nowhere'))).toEqual({ keys: [], skipped: [] });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateBundle } from '../../src/bundle/index.js';
-import { referenceText, specText } from './helpers.js';
+import { repairText, specText } from './helpers.js';
 
 type Bundle = Record<string, any>;
 const spec = (): Bundle => JSON.parse(specText());
@@ -110,8 +110,9 @@ describe('all errors at once', () => {
   });
 
   it('summarizes a valid bundle as kernos bundle validate prints it', () => {
-    expect(validateBundle(referenceText()).summary).toEqual({
-      name: 'halcyon.finance.invoice_intake', version: '1.0.0', department: 'finance', workflows: 5, steps: 19,
+    expect(validateBundle(repairText())).toMatchObject({
+      ok: true, errors: [], warnings: [],
+      summary: { name: 'brightwater.workshop.repair_orders', version: '1.4.0', department: 'workshop', workflows: 5, steps: 20 },
     });
   });
 });

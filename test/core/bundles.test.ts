@@ -1,12 +1,12 @@
+/** `/v1/bundles` and `/v1/keys` as kernos serves them (compat-kernos §4), with the trust store in the data directory. */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSigningKey, parseJson, signBundleValue, trustKey, validateBundle } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
+import { REPAIR_BUNDLE, REPAIR_FACTS } from '../bundle/helpers.js';
 import { type TestCore, startTestCore, tempDir } from './support.js';
 
-/** `/v1/bundles` and `/v1/keys` as kernos serves them (compat-kernos §4), with the trust store in the data directory. */
-const REFERENCE = new URL('../../../shared/corpus/kernos/halcyon/bundle.json', import.meta.url).pathname;
 const MINIMAL = '{"format":"kernos.bundle/1","name":"x","version":"0.0.1","workflows":{"w":{"steps":[{"action":{"kind":"k"},"id":"a","kind":"action"}]}}}';
 
 let core: TestCore;
@@ -35,19 +35,19 @@ function request(bundleText: string, keyFile = publisherKeyFile, signedText = bu
 const apply = (raw: string) => core.call('POST', '/v1/bundles', { raw });
 
 describe('POST /v1/bundles', () => {
-  const reference = readFileSync(REFERENCE, 'utf8');
+  const bundle = readFileSync(REPAIR_BUNDLE, 'utf8');
 
   it('refuses a key that is not trusted, then accepts it once trusted — no restart', async () => {
-    const untrusted = await apply(request(reference));
+    const untrusted = await apply(request(bundle));
     expect(untrusted.status).toBe(422);
     expect(untrusted.body.error.code).toBe('bundle_signature_invalid');
     expect(untrusted.body.error.message).toMatch(/is not trusted/);
 
     trustKey(publicKeyFile, core.dataDir);
-    const created = await apply(request(reference));
+    const created = await apply(request(bundle));
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ bundle_id: expect.stringMatching(/^bnd_[0-9a-hjkmnp-tv-z]{26}$/), name: 'halcyon.finance.invoice_intake', version: '1.0.0' });
-    const again = await apply(request(reference));
+    expect(created.body).toEqual({ bundle_id: expect.stringMatching(/^bnd_[0-9a-hjkmnp-tv-z]{26}$/), name: REPAIR_FACTS.name, version: REPAIR_FACTS.version });
+    const again = await apply(request(bundle));
     expect(again.status).toBe(200);
     expect(again.body).toEqual(created.body);
   });
@@ -59,16 +59,16 @@ describe('POST /v1/bundles', () => {
     const [summary] = list.body;
     expect(summary.workflows).toEqual([...summary.workflows].sort());
     const one = await core.call('GET', `/v1/bundles/${summary.bundle_id}`);
-    expect(one.body).toMatchObject({ bundle_id: summary.bundle_id, bundle: JSON.parse(reference), signature: { algorithm: 'ed25519', key_id: expect.stringMatching(/^key_/) } });
+    expect(one.body).toMatchObject({ bundle_id: summary.bundle_id, bundle: JSON.parse(bundle), signature: { algorithm: 'ed25519', key_id: expect.stringMatching(/^key_/) } });
     const missing = await core.call('GET', '/v1/bundles/bnd_00000000000000000000000000');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: { code: 'bundle_not_found', message: expect.any(String), details: {} } });
   });
 
   it('refuses a tampered bundle, another content for the same version, and an invalid bundle', async () => {
-    const tampered = reference.replace('"description": "', '"description": "Tampered. ');
-    expect(tampered).not.toBe(reference);
-    const bad = await apply(request(tampered, publisherKeyFile, reference));
+    const tampered = bundle.replace('"description": "', '"description": "Tampered. ');
+    expect(tampered).not.toBe(bundle);
+    const bad = await apply(request(tampered, publisherKeyFile, bundle));
     expect(bad.status).toBe(422);
     expect(bad.body.error).toEqual({ code: 'bundle_signature_invalid', message: 'signature does not verify over the canonical bundle', details: {} });
 

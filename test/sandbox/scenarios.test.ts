@@ -1,31 +1,36 @@
 /**
- * Package scenarios run in the sandbox engine: the corpus's and the example's must pass; the engine's own
- * fixture exercises every step kind; a failing scenario of each `expect` field says what failed and where.
+ * Package scenarios run in the sandbox engine: our fixtures' must pass — the example (as packages and as its
+ * installation), a package over the package it requires with settings, rules and task types, deadlines in
+ * working time, a richer process given as loose files, and the engine's own fixture of every step kind; a
+ * failing scenario of each `expect` field says what failed and where.
  */
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runTests, type TestOptions } from '../../src/sandbox/index.js';
+import { FIXTURES, overlay } from '../support/overlay.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-const CORPUS = join(ROOT, '../shared/corpus');
-const PROCESS = join(CORPUS, 'fixtures/process');
+const PACKAGES = join(FIXTURES, 'sandbox/packages');
+const RENEWAL = join(FIXTURES, 'sandbox/renewal');
 
 async function outcomes(options: TestOptions) {
   const { report } = await runTests({ cwd: ROOT, ...options });
   return report;
 }
 
+/** The renewal process, its calendar and every scenario of it, as loose files. */
+const renewalFiles = () => readdirSync(RENEWAL).sort().map((file) => join(RENEWAL, file));
+
 describe('scenarios that must pass', () => {
   it.each([
-    ['claims', { install: join(CORPUS, 'claims/packages.yaml') }, 12],
-    ['settings', { paths: [join(CORPUS, 'fixtures/settings/packages/claims-intake')] }, 2],
-    ['sla', { paths: [join(CORPUS, 'fixtures/sla/packages/sla-demo')] }, 1],
-    ['pyramid', { paths: [join(CORPUS, 'fixtures/pyramid/packages/review-flow')] }, 4],
-    ['purchase (loose files)', { paths: ['purchase.process.yaml', 'ru.calendar.yaml', 'purchase.test.yaml'].map((f) => join(PROCESS, f)) }, 1],
-    ['the bundled example', { paths: [join(ROOT, 'fixtures/example/packages/field-maintenance')] }, 6],
-    ['the engine fixture', { paths: [join(ROOT, 'fixtures/sandbox/packages/engine-demo')] }, 7],
+    ['settings, rules and task types over a required package', { paths: [join(PACKAGES, 'hire-returns')] }, 10],
+    ['deadlines in working time', { paths: [join(PACKAGES, 'workshop-deadlines')] }, 3],
+    ['a richer process (loose files)', { paths: renewalFiles() }, 7],
+    ['the bundled example', { paths: [join(FIXTURES, 'example/packages/field-maintenance')] }, 6],
+    ['the bundled example, by its installation', { install: join(FIXTURES, 'example/packages.yaml') }, 6],
+    ['the engine fixture', { paths: [join(PACKAGES, 'engine-demo')] }, 7],
   ])('%s', async (_name, options, count) => {
     const report = await outcomes(options);
     expect(report.tests.filter((t) => t.status !== 'passed').map((t) => `${t.file}: ${t.failure?.message}`)).toEqual([]);
@@ -34,13 +39,35 @@ describe('scenarios that must pass', () => {
   });
 
   it('reports coverage per process from all its tests', async () => {
-    const report = await outcomes({ paths: [join(ROOT, 'fixtures/sandbox/packages/engine-demo')] });
+    const report = await outcomes({ paths: [join(PACKAGES, 'engine-demo')] });
     expect(report.coverage).toEqual([expect.objectContaining({ process: 'order', total: 30, covered: 28, missed: ['intake-reminder', 'remind-intake'] })]);
+    const loose = await outcomes({ paths: renewalFiles() });
+    expect(loose.coverage).toEqual([{ process: 'machine-renewal', total: 24, covered: 24, percent: 100, missed: [] }]);
   });
 
   it('selects one test by name', async () => {
-    const report = await outcomes({ paths: [join(ROOT, 'fixtures/sandbox/packages/engine-demo')], test: 'an order nobody pays ends unpaid' });
+    const report = await outcomes({ paths: [join(PACKAGES, 'engine-demo')], test: 'an order nobody pays ends unpaid' });
     expect(report.tests.map((t) => t.name)).toEqual(['an order nobody pays ends unpaid']);
+  });
+
+  it('runs no scenario of a package without the package it requires', async () => {
+    const alone = overlay('sandbox/packages', { 'hire-base': null });
+    onTestFinished(() => rmSync(alone, { recursive: true, force: true }));
+    const missing = await outcomes({ paths: [join(alone, 'hire-returns')] });
+    expect(missing.ok).toBe(false);
+    expect(missing.problems.map((p) => p.code)).toContain('package_not_found');
+    expect(missing.tests).toHaveLength(10);
+    expect(missing.tests.every((t) => t.status === 'error' && t.failure?.code === 'check_failed')).toBe(true);
+  });
+
+  it('refuses settings a scenario saves that break the settings schema of the package', async () => {
+    const dir = overlay('sandbox/packages', {
+      'hire-returns/tests/bad-settings.test.yaml': 'process: machine-return\nname: a negative threshold\nsteps:\n  - settings: {reviewThreshold: -5}\n',
+    });
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const report = await outcomes({ paths: [join(dir, 'hire-returns')], test: 'a negative threshold' });
+    expect(report.tests).toMatchObject([{ status: 'failed', failure: { code: 'settings_invalid', line: 4 } }]);
+    expect(report.tests[0]!.failure!.message).toMatch(/^the settings do not match the package settings schema: .*reviewThreshold/);
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { codeCatalog } from '../../src/check/catalog.js';
 import { check } from '../../src/check/index.js';
 import type { Format } from '../../src/check/cli.js';

@@ -7,13 +7,18 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CliOutcome, ROOT, runCli, scratchDir, startCli } from '../support/cli.js';
+import { type CliOutcome, ROOT, type RunningCli, runCli, scratchDir, startCli } from '../support/cli.js';
 import { FIXTURES, overlay } from '../support/overlay.js';
 import { CLI_SCHEMA_DIR, once, schemaErrors, schemaFileOf, shapeText } from './support.js';
 
 const scratch = scratchDir('json-output-');
 const copies = [scratch];
-afterAll(() => copies.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+/** Servers still running when the tests end (a failed test never reached their stop). */
+const running: RunningCli[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((cli) => cli.stop()));
+  copies.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+});
 
 /** Nothing of the machine's environment reaches the commands: no token, no data directory, a cache of their own. */
 const ENV = { PACKAGE_SDK_CACHE: join(scratch, 'cache'), CP_TOKEN: undefined, KERNOS_DATA: undefined, KERNOS_SERVER: undefined, KERNOS_TOKEN: undefined };
@@ -62,6 +67,7 @@ const bundleSign = once(async () => {
 });
 const core = once(async () => {
   const served = await startCli(['core', 'serve', '--data', workDir('core'), '--json'], { env: ENV });
+  running.push(served);
   return { served, start: JSON.parse(served.firstLine) as { url: string; dataDir: string; token: string } };
 });
 const keysTrust = once(async () => {

@@ -1,7 +1,8 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { JsonCommand } from '../report/json-error.js';
 import type { AddResult } from '../author/add.js';
 
-export default class Add extends Command {
+export default class Add extends JsonCommand {
   static override summary = 'Add one object to a package: the smallest valid spec, its optional fields as comments.';
   static override description = `Writes the object in its conventional folder (task-types/, processes/, rules/ …) with the editor modeline
 and a spec that passes check. KIND accepts TaskType, task-type or task-types (and rule, process, view …).

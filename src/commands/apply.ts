@@ -1,9 +1,10 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../report/json-error.js';
 import { endWithRefusal, envFlag } from '../plan/flags.js';
 import type { ApplyResult } from '../plan/apply.js';
 import type { PlanDocument } from '../plan/document.js';
 
-export default class Apply extends Command {
+export default class Apply extends JsonCommand {
   static override summary = 'Apply a saved plan to the core it was built for — only if nothing moved since.';
   static override description = `Verifies the plan file (schema, planHash — an edited plan is refused), rebuilds the installation from its
 sources and compares lockHash and variablesHash, re-reads the core and compares every section and core planHash

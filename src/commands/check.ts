@@ -1,7 +1,8 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { JsonCommand } from '../report/json-error.js';
 import { CHECK_FLAGS, FORMATS, runCheckRequest, type CheckOutcome, type CheckRequest } from '../check/cli.js';
 
-export default class Check extends Command {
+export default class Check extends JsonCommand {
   static override summary = 'Check packages, an installation or single files: schema first, then the rules.';
   static override description = `Loads the targets with the strict YAML 1.2 loader, validates every document against schema/v1 and reports
 one finding per mistake with file:line:col, a code frame and a hint.

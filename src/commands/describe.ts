@@ -1,7 +1,8 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { JsonCommand } from '../report/json-error.js';
 import type { PackageDescription } from '../docs/describe.js';
 
-export default class Describe extends Command {
+export default class Describe extends JsonCommand {
   static override summary = 'What an installation of a package needs: variables, settings, ontologies, requires, engines, agents.';
   static override description = `Reads the package in PATH and lists what installing it asks of an environment: installation variables
 (kind, required, default, example), settings, ontologies, required packages, engines, and its agents with

@@ -1,7 +1,8 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { JsonCommand } from '../report/json-error.js';
 import type { InitResult } from '../author/init.js';
 
-export default class Init extends Command {
+export default class Init extends JsonCommand {
   static override summary = 'Create a package that passes check and its own scenario.';
   static override description = `Writes DIR/package.yaml (with engines), a process with its identity agent and owner role, a task type, a
 scenario in tests/, a README with the generated sections and a GitHub Actions workflow. Every YAML file

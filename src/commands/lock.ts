@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../report/json-error.js';
 import type { LockReport } from '../lock/lock.js';
 
-export default class Lock extends Command {
+export default class Lock extends JsonCommand {
   static override summary = 'Pin the sources of an installation in packages.lock.';
   static override description = 'Fetches the tag of every git source, extracts the package at that commit and writes ' +
     'packages.lock next to the installation file: the commit and the contentHash of every package, in dependency ' +

@@ -1,8 +1,9 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../report/json-error.js';
 import { endWithRefusal, envFlag } from '../plan/flags.js';
 import type { PlanDocument } from '../plan/document.js';
 
-export default class Plan extends Command {
+export default class Plan extends JsonCommand {
   static override summary = 'Build a hash-sealed plan of an installation against a core.';
   static override description = `Checks the installation and its packages, reads the core's version (engines), resolves the variables
 (--env file, then the environment), asks the core what each section would change — writing nothing — and saves

@@ -1,7 +1,8 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { JsonCommand } from '../report/json-error.js';
 import type { TestReport } from '../sandbox/index.js';
 
-export default class Test extends Command {
+export default class Test extends JsonCommand {
   static override summary = 'Run package scenarios (tests/*.test.yaml) in the local process engine, or on a core.';
   static override description = `Checks the targets first: a package with check errors runs no scenarios. Then each scenario runs in
 virtual time with its mocks — processes, work rules and task types — and stops at its first failing step,

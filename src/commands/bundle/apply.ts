@@ -1,8 +1,8 @@
-import { Command } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { applyBundle, type ApplyResult, withServer } from '../../bundle/client.js';
 import { bundleFileArgs, serverFlags, signatureFlag } from '../../bundle/flags.js';
 
-export default class BundleApply extends Command {
+export default class BundleApply extends JsonCommand {
   static override summary = 'Send a signed bundle to the control plane (POST /v1/bundles).';
   static override description = 'The control plane checks the signature, then validates; applying the identical bundle again answers 200, a different bundle under the same name@version 409 bundle_version_exists.';
   static override examples = [

@@ -1,9 +1,9 @@
-import { Command } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { type BundleListing, listBundles, withServer } from '../../bundle/client.js';
 import { serverFlags } from '../../bundle/flags.js';
 import { renderTable } from '../../bundle/render.js';
 
-export default class BundleList extends Command {
+export default class BundleList extends JsonCommand {
   static override summary = 'List the bundles the control plane holds (GET /v1/bundles).';
   static override examples = ['<%= config.bin %> <%= command.id %> --server https://cp.example.com', '<%= config.bin %> <%= command.id %> --server local --json'];
   static override enableJsonFlag = true;

@@ -1,11 +1,12 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { bundleFileArgs } from '../../bundle/flags.js';
 import { paintFor } from '../../report/paint.js';
 import { BundleFailure } from '../../bundle/failure.js';
 import { renderTrace } from '../../bundle/render.js';
 import { type RunTrace, runBundleFile } from '../../bundle/run.js';
 
-export default class BundleRun extends Command {
+export default class BundleRun extends JsonCommand {
   static override summary = "Dry-run one workflow locally with the bundle's mock outputs and print a trace.";
   static override description = 'Model steps answer from the mock section, action steps get one local decision (--decide), tool steps answer from a --tools file of canned results ({"tool.id": result} or {"tool.id": {"$error": "why"}}; results may use templates over the run context and args). Low confidence escalates; when a step fails, the compensations of completed steps run newest first. Exit 1 when the run fails.';
   static override examples = [

@@ -1,9 +1,10 @@
-import { Args, Command } from '@oclif/core';
+import { Args } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { showBundle, withServer } from '../../bundle/client.js';
 import { serverFlags } from '../../bundle/flags.js';
 import { renderObject } from '../../bundle/render.js';
 
-export default class BundleShow extends Command {
+export default class BundleShow extends JsonCommand {
   static override summary = 'Show one stored bundle with its signature (GET /v1/bundles/{id}).';
   static override examples = ['<%= config.bin %> <%= command.id %> bnd_01hzx3k9q8m4v6t2r7w5y0c1de --server https://cp.example.com --json'];
   static override enableJsonFlag = true;

@@ -1,9 +1,10 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { bundleFileArgs } from '../../bundle/flags.js';
 import { renderObject } from '../../bundle/render.js';
 import { signBundleFile, type SignedFile } from '../../bundle/signature.js';
 
-export default class BundleSign extends Command {
+export default class BundleSign extends JsonCommand {
   static override summary = 'Sign a bundle with a publisher key: ed25519 over its canonical JSON.';
   static override description = 'Writes the signature file kernos reads ({algorithm, key_id, sha256, signature}); by default FILE without .json plus .sig.json. The bundle is validated first unless --no-validate.';
   static override examples = [

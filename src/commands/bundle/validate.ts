@@ -1,10 +1,11 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { paintFor } from '../../report/paint.js';
 import { renderValidation } from '../../bundle/render.js';
 import { validateBundleFiles } from '../../bundle/validate.js';
 import type { BundleError, FileValidation } from '../../bundle/validate.js';
 
-export default class BundleValidate extends Command {
+export default class BundleValidate extends JsonCommand {
   static override summary = 'Check kernos bundles offline against every rule of the control plane, reporting all errors at once.';
   static override description = 'Errors are the rules POST /v1/bundles applies (the first one listed is the one the control plane reports); warnings are stricter checks that never make a bundle invalid. Exit 0 valid, 1 invalid, 2 unreadable or not JSON.';
   static override examples = [

@@ -1,9 +1,10 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { bundleFileArgs, signatureFlag } from '../../bundle/flags.js';
 import { renderObject } from '../../bundle/render.js';
 import { verifyBundleFile, type VerifiedFile } from '../../bundle/signature.js';
 
-export default class BundleVerify extends Command {
+export default class BundleVerify extends JsonCommand {
   static override summary = "Check a bundle's signature offline, exactly as the control plane does on apply.";
   static override description = 'The key must be trusted: --trust names a data directory (its keys/trusted/), a directory of .pub files or one public key file; default KERNOS_DATA, else ./kernos-data. Refusals carry the control plane code bundle_signature_invalid.';
   static override examples = [

@@ -1,7 +1,8 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import type { PruneReport } from '../../lock/prune.js';
 
-export default class CachePrune extends Command {
+export default class CachePrune extends JsonCommand {
   static override summary = 'Remove git checkouts that no lock file references.';
   static override description = 'Git sources live in $PACKAGE_SDK_CACHE (default ~/.cache/package-sdk): a mirror of each ' +
     'source and the checkouts of its commits. prune removes the checkouts that none of the lock files references ' +

@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { DEFAULT_CORE_VERSION } from '../../core/version.js';
 
-export interface ServeResult {
+/** The one line `core serve --json` prints once the core listens (the token only when it was generated). */
+export interface ServeStarted {
   url: string;
   dataDir: string;
   version: string;
+  token?: string;
 }
 
-export default class CoreServe extends Command {
+export default class CoreServe extends JsonCommand {
   static override summary = 'Serve a local core: the control-plane API that plan, apply, test and bundle use, with state in SQLite.';
   static override description =
     'Runs until interrupted (Ctrl-C, SIGTERM). Every request needs `Authorization: Bearer <token>`. ' +
@@ -32,7 +35,7 @@ export default class CoreServe extends Command {
     seed: Flags.file({ exists: true, summary: 'Workspaces, projects, principals and roles to create (JSON or YAML, see docs/core.md).' }),
   };
 
-  async run(): Promise<ServeResult> {
+  async run(): Promise<void> {
     const { flags } = await this.parse(CoreServe);
     const { startCoreServer } = await import('../../core/server/server.js');
     const { readSeed, SeedError } = await import('../../core/server/seed.js');
@@ -40,7 +43,7 @@ export default class CoreServe extends Command {
     try {
       seed = flags.seed ? readSeed(flags.seed) : undefined;
     } catch (error) {
-      if (error instanceof SeedError) this.error(error.message, { exit: 2 });
+      if (error instanceof SeedError) this.error(error.message, { exit: 2, code: 'seed_invalid' });
       throw error;
     }
     const generated = flags.token === undefined;
@@ -50,10 +53,11 @@ export default class CoreServe extends Command {
     try {
       core = await startCoreServer({ dataDir, token, version: flags.version, host: flags.host, port: flags.port, ...(seed ? { seed } : {}) });
     } catch (error) {
-      this.error(`cannot start the core: ${(error as Error).message}`, { exit: 2 });
+      this.error(`cannot start the core: ${(error as Error).message}`, { exit: 2, code: 'core_not_started' });
     }
     if (this.jsonEnabled()) {
-      process.stdout.write(`${JSON.stringify({ url: core.url, dataDir, version: core.version, ...(generated ? { token } : {}) })}\n`);
+      const started: ServeStarted = { url: core.url, dataDir, version: core.version, ...(generated ? { token } : {}) };
+      process.stdout.write(`${JSON.stringify(started)}\n`);
     } else {
       this.log(`core ${core.version} listening on ${core.url} (data ${dataDir})`);
       if (generated) this.log(`token: ${token}`);
@@ -68,7 +72,7 @@ export default class CoreServe extends Command {
       process.on('SIGINT', shutdown);
       process.on('SIGTERM', shutdown);
     });
+    // Under --json the start line stays the only output: a reader of JSON lines gets nothing after it.
     if (!this.jsonEnabled()) this.log('core stopped');
-    return { url: core.url, dataDir, version: core.version };
   }
 }

@@ -1,7 +1,8 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import type { PackageDocsResult } from '../../docs/package-readme.js';
 
-export default class DocsPackage extends Command {
+export default class DocsPackage extends JsonCommand {
   static override summary = 'Generated README sections of a package: objects, variables, settings, requirements, agents.';
   static override description = `The sections live between <!-- package-sdk:docs --> and <!-- /package-sdk:docs --> in README.md; the rest
 of the README is yours. Without a flag the sections are printed; --write updates README.md; --check exits 1

@@ -1,7 +1,8 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import type { SchemaDocsResult } from '../../docs/schema-reference.js';
 
-export default class DocsSchema extends Command {
+export default class DocsSchema extends JsonCommand {
   static override summary = 'Generate the field reference of schema/v1 (docs/schema-reference.md).';
   static override description = `Every definition of the package schemas with its Field / Type / Required / Description table, includes,
 "Exactly one of", conditions and value lines, section by section. --check exits 1 when the file is stale.`;

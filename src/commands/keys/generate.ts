@@ -1,8 +1,9 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { type GeneratedKeyFiles, writeKeyPair } from '../../bundle/keys.js';
 import { renderObject } from '../../bundle/render.js';
 
-export default class KeysGenerate extends Command {
+export default class KeysGenerate extends JsonCommand {
   static override summary = 'Make a publisher key pair: BASE.key (mode 0600) and BASE.pub, with a key_<ULID> id.';
   static override examples = ['<%= config.bin %> <%= command.id %> --out publisher', '<%= config.bin %> <%= command.id %> --out keys/finance --json'];
   static override enableJsonFlag = true;

@@ -1,4 +1,5 @@
-import { Command, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { base64url, dataDirectory, readTrustStore } from '../../bundle/keys.js';
 import { renderTable } from '../../bundle/render.js';
 
@@ -8,7 +9,7 @@ interface KeyListing {
   skipped: { file: string; reason: string }[];
 }
 
-export default class KeysList extends Command {
+export default class KeysList extends JsonCommand {
   static override summary = 'List the trusted publisher keys of a data directory (<data>/keys/trusted/*.pub).';
   static override examples = ['<%= config.bin %> <%= command.id %> --data kernos-data', '<%= config.bin %> <%= command.id %> --json'];
   static override enableJsonFlag = true;

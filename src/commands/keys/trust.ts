@@ -1,8 +1,9 @@
-import { Args, Command, Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
+import { JsonCommand } from '../../report/json-error.js';
 import { dataDirectory, trustKey } from '../../bundle/keys.js';
 import { renderObject } from '../../bundle/render.js';
 
-export default class KeysTrust extends Command {
+export default class KeysTrust extends JsonCommand {
   static override summary = "Trust a publisher key: writes it into the control plane's trust store, <data>/keys/trusted/<key_id>.pub.";
   static override description = 'Offline, as kernos keys trust: the control plane re-reads the directory on every signature check, so no restart is needed. The key file may be kernos JSON, SPKI PEM, or the raw key in hex or base64.';
   static override examples = ['<%= config.bin %> <%= command.id %> publisher.pub --data kernos-data', '<%= config.bin %> <%= command.id %> publisher.pub --data .package-sdk/core --json'];

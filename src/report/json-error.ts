@@ -1,0 +1,66 @@
+/**
+ * What a command prints under `--json` when it refuses or fails (docs/json-output.md, schema/v1/cli/error.json):
+ * `{"error": {code, message, exit, details?}}` — the core's error envelope plus the exit status — whatever
+ * raised it: a refusal of the library, a usage problem found by oclif's parser, or a bug.
+ */
+import { Command } from '@oclif/core';
+
+export interface ErrorJson {
+  error: {
+    /** Stable snake_case code: the refusal's own, `usage` for a command line that does not parse, `internal_error` for a bug. */
+    code: string;
+    message: string;
+    /** The exit status of the command: 1 a refusal or a failure, 2 a usage or I/O problem. */
+    exit: number;
+    /** What the refusal is about, when it says more than its message (the control plane's `details`). */
+    details?: Record<string, unknown>;
+  };
+}
+
+/** The fields an error may carry: a refusal's code and details, oclif's exit status, a library's exitCode. */
+interface Raised {
+  message?: unknown;
+  code?: unknown;
+  details?: unknown;
+  exitCode?: unknown;
+  oclif?: { exit?: unknown };
+}
+
+/** The exit status an error ends a command with; `parsed` is false when the command line did not parse. */
+export function exitStatusOf(error: unknown, parsed: boolean): number {
+  const raised = (error ?? {}) as Raised;
+  const status = raised.oclif?.exit ?? raised.exitCode;
+  if (typeof status === 'number') return status;
+  return parsed ? 1 : 2;
+}
+
+export function errorJson(error: unknown, parsed: boolean): ErrorJson {
+  const raised = (error ?? {}) as Raised;
+  const code = typeof raised.code === 'string' ? raised.code : parsed ? 'internal_error' : 'usage';
+  const message = typeof raised.message === 'string' ? raised.message : String(error);
+  const details = isRecord(raised.details) ? { details: raised.details } : {};
+  return { error: { code, message, exit: exitStatusOf(error, parsed), ...details } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The base of every command: under `--json` a failure prints `errorJson` and exits with the status the text
+ * mode has (oclif would print its internals — a parse error carries the whole configuration — and exit 1).
+ * A command line that does not parse exits 2 in both modes, as every command's help says.
+ */
+export abstract class JsonCommand extends Command {
+  protected override async catch(error: Parameters<Command['catch']>[0]): Promise<unknown> {
+    const status = exitStatusOf(error, this.parsed);
+    const raised = error as Raised;
+    raised.oclif = { ...raised.oclif, exit: status }; // read by oclif's handler in text mode
+    if (this.jsonEnabled()) process.exitCode ??= status;
+    return super.catch(error);
+  }
+
+  protected override toErrorJson(error: unknown): ErrorJson {
+    return errorJson(error, this.parsed);
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * The `--json` output of every command, run as a user runs it — the built CLI, once per command, on our own
+ * fixtures and a real local core — is valid against its schema in schema/v1/cli/ (docs/json-output.md), and
+ * its shape (keys and types, no values) matches the committed snapshot, so an added or removed field is a
+ * reviewed diff. Commands that need no other's result run side by side.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type CliOutcome, ROOT, type RunningCli, runCli, scratchDir, startCli } from '../support/cli.js';
+import { FIXTURES, overlay } from '../support/overlay.js';
+import { CLI_SCHEMA_DIR, once, schemaErrors, schemaFileOf, shapeText } from './support.js';
+
+const scratch = scratchDir('json-output-');
+const copies = [scratch];
+/** Servers still running when the tests end (a failed test never reached their stop). */
+const running: RunningCli[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((cli) => cli.stop()));
+  copies.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+});
+
+/** Nothing of the machine's environment reaches the commands: no token, no data directory, a cache of their own. */
+const ENV = { PACKAGE_SDK_CACHE: join(scratch, 'cache'), CP_TOKEN: undefined, KERNOS_DATA: undefined, KERNOS_SERVER: undefined, KERNOS_TOKEN: undefined };
+const json = (args: string[], cwd = ROOT): Promise<CliOutcome> => runCli([...args, '--json'], { cwd, env: ENV });
+
+const EXAMPLE = 'fixtures/example/packages/field-maintenance';
+const BUNDLE = join(FIXTURES, 'bundle/spec.json');
+
+/** A directory of its own under the scratch directory. */
+function workDir(name: string): string {
+  const dir = join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** A copy of a fixture that a command may write into. */
+function copyOf(base: string, files: Record<string, string> = {}): string {
+  const dir = overlay(base, files);
+  copies.push(dir);
+  return dir;
+}
+
+const parsed = async (outcome: Promise<CliOutcome>) => JSON.parse((await outcome).stdout) as Record<string, string>;
+
+// Installation: lock, then prune the cache around that lock; plan, then apply that plan.
+const lockCopy = once(async () => copyOf('example'));
+const lock = once(async () => json(['lock', '--install', 'packages.yaml'], await lockCopy()));
+const planCopy = once(async () => copyOf('example'));
+const plan = once(async () => json(['plan', '--install', 'packages.yaml', '--server', 'local', '--env', 'example.env', '--out', 'plan.json'], await planCopy()));
+
+// Authoring: a new package, then a view added to it.
+const authoring = once(async () => workDir('authoring'));
+const init = once(async () => json(['init', 'demo'], await authoring()));
+
+// Bundles and keys: a publisher key signs the bundle; the key is trusted by a served core, which takes the bundle.
+const bundles = once(async () => {
+  const dir = workDir('bundles');
+  const bundle = JSON.parse(readFileSync(BUNDLE, 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(dir, 'broken.json'), JSON.stringify({ ...bundle, version: 'two' }));
+  return dir;
+});
+const keysGenerate = once(async () => json(['keys', 'generate', '--out', 'publisher'], await bundles()));
+const bundleSign = once(async () => {
+  await keysGenerate();
+  return json(['bundle', 'sign', BUNDLE, '--key', 'publisher.key', '--out', 'spec.sig.json'], await bundles());
+});
+const core = once(async () => {
+  const served = await startCli(['core', 'serve', '--data', workDir('core'), '--json'], { env: ENV });
+  running.push(served);
+  return { served, start: JSON.parse(served.firstLine) as { url: string; dataDir: string; token: string } };
+});
+const keysTrust = once(async () => {
+  await keysGenerate();
+  return json(['keys', 'trust', 'publisher.pub', '--data', (await core()).start.dataDir], await bundles());
+});
+const server = async () => {
+  const { start } = await core();
+  return ['--server', start.url, '--token', start.token];
+};
+const bundleApply = once(async () => {
+  await Promise.all([bundleSign(), keysTrust()]);
+  return json(['bundle', 'apply', BUNDLE, '--sig', 'spec.sig.json', ...(await server())], await bundles());
+});
+const bundleList = once(async () => {
+  await bundleApply();
+  return json(['bundle', 'list', ...(await server())]);
+});
+const bundleShow = once(async () => json(['bundle', 'show', (await parsed(bundleApply())).bundle_id!, ...(await server())]));
+const keysList = once(async () => {
+  await keysTrust();
+  return json(['keys', 'list', '--data', (await core()).start.dataDir]);
+});
+
+/** Every command of the manifest: how it is run, and the exit status it must end with. */
+const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }> = {
+  // errors, warnings and a suppressed finding in one report
+  check: { exit: 1, run: () => json(['check', 'fixtures/check/cli/broken/packages/shop', 'fixtures/check/decision_table_shadowed_rule/invalid/catch-all-first/packages/orders']) },
+  lock: { exit: 0, run: lock },
+  'cache:prune': { exit: 0, run: async () => {
+    await lock();
+    return json(['cache', 'prune', '--lock', join(await lockCopy(), 'packages.lock')], workDir('prune'));
+  } },
+  plan: { exit: 0, run: plan },
+  apply: { exit: 0, run: async () => {
+    await plan();
+    return json(['apply', '--plan', 'plan.json', '--server', 'local', '--env', 'example.env', '--auto-approve'], await planCopy());
+  } },
+  // two failing scenarios next to passing ones
+  test: { exit: 1, run: async () => json(['test', 'packages/engine-demo'], copyOf('sandbox', {
+    'packages/engine-demo/tests/status.test.yaml': readFileSync(join(FIXTURES, 'sandbox/failing/status.test.yaml'), 'utf8'),
+    'packages/engine-demo/tests/mock-missing.test.yaml': readFileSync(join(FIXTURES, 'sandbox/failing/mock-missing.test.yaml'), 'utf8'),
+  })) },
+  // its start line is its only output: once the commands that use it are done, it stops and has printed nothing more
+  'core:serve': { exit: 0, run: async () => {
+    await Promise.all([bundleList(), bundleShow(), keysList()]);
+    return (await core()).served.stop();
+  } },
+  init: { exit: 0, run: init },
+  add: { exit: 0, run: async () => {
+    await init();
+    return json(['add', 'view', 'demo-board', '--package', 'demo'], await authoring());
+  } },
+  describe: { exit: 0, run: () => json(['describe', EXAMPLE]) },
+  'docs:schema': { exit: 0, run: () => json(['docs', 'schema', '--out', workDir('docs')]) },
+  'docs:package': { exit: 0, run: () => json(['docs', 'package', EXAMPLE]) },
+  // a valid and an invalid bundle
+  'bundle:validate': { exit: 1, run: async () => json(['bundle', 'validate', BUNDLE, 'broken.json'], await bundles()) },
+  'bundle:sign': { exit: 0, run: bundleSign },
+  'bundle:verify': { exit: 0, run: async () => {
+    await bundleSign();
+    return json(['bundle', 'verify', BUNDLE, '--sig', 'spec.sig.json', '--trust', 'publisher.pub'], await bundles());
+  } },
+  'bundle:apply': { exit: 0, run: bundleApply },
+  'bundle:list': { exit: 0, run: bundleList },
+  'bundle:show': { exit: 0, run: bundleShow },
+  'bundle:run': { exit: 0, run: () => json(['bundle', 'run', BUNDLE, '--mock', '--workflow', 'intake',
+    '--input', join(FIXTURES, 'bundle/input.json'), '--tools', join(FIXTURES, 'bundle/tools.json')]) },
+  'keys:generate': { exit: 0, run: keysGenerate },
+  'keys:trust': { exit: 0, run: keysTrust },
+  'keys:list': { exit: 0, run: keysList },
+};
+
+/** The error object: a refusal with its details, a refusal of the plan commands, a command line that does not parse. */
+const ERRORS: Record<string, { run: () => Promise<CliOutcome>; code: string; exit: number }> = {
+  'bundle-refusal': { code: 'bundle_invalid', exit: 1, run: async () => {
+    await keysGenerate();
+    return json(['bundle', 'sign', 'broken.json', '--key', 'publisher.key'], await bundles());
+  } },
+  'plan-refusal': { code: 'plan_invalid', exit: 1, run: () => json(['apply', '--plan', BUNDLE]) },
+  usage: { code: 'usage', exit: 2, run: () => json(['check', '--format', 'yaml']) },
+};
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, { enableJsonFlag?: boolean }> };
+
+describe('a schema for every command', () => {
+  it('every command of oclif.manifest.json takes --json and is run here', () => {
+    expect(Object.keys(COMMANDS).sort()).toEqual(Object.keys(manifest.commands).sort());
+    expect(Object.entries(manifest.commands).filter(([, command]) => !command.enableJsonFlag).map(([id]) => id)).toEqual([]);
+  });
+
+  it('schema/v1/cli/ holds one schema per command, the error object and the finding', () => {
+    const expected = [...Object.keys(manifest.commands).map(schemaFileOf), 'error.json', 'finding.json'].sort();
+    expect(readdirSync(CLI_SCHEMA_DIR).sort()).toEqual(expected);
+  });
+
+  it('docs/json-output.md links every schema', () => {
+    const doc = readFileSync(join(ROOT, 'docs/json-output.md'), 'utf8');
+    expect(readdirSync(CLI_SCHEMA_DIR).filter((file) => !doc.includes(`](../schema/v1/cli/${file})`))).toEqual([]);
+  });
+});
+
+describe.concurrent('--json of every command', () => {
+  it.for(Object.keys(COMMANDS))('%s', async (id, { expect }) => {
+    const { run, exit } = COMMANDS[id]!;
+    const { code, stdout, stderr } = await run();
+    expect(code, stderr).toBe(exit);
+    const output: unknown = JSON.parse(stdout); // the whole of stdout is one JSON document
+    expect(schemaErrors(schemaFileOf(id), output)).toBe('');
+    await expect(shapeText(output)).toMatchFileSnapshot(`snapshots/json/${schemaFileOf(id).replace(/\.json$/, '.shape.json')}`);
+  });
+
+  it.for(Object.keys(ERRORS))('error object: %s', async (name, { expect }) => {
+    const { run, code: errorCode, exit } = ERRORS[name]!;
+    const { code, stdout } = await run();
+    const output = JSON.parse(stdout) as { error: { code: string; exit: number } };
+    expect(code).toBe(exit);
+    expect(output.error).toMatchObject({ code: errorCode, exit });
+    expect(schemaErrors('error.json', output)).toBe('');
+    await expect(shapeText(output)).toMatchFileSnapshot(`snapshots/json/error-${name}.shape.json`);
+  });
+});

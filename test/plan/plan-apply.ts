@@ -24,10 +24,10 @@ const validatePlan = addFormats(new Ajv2020({ strict: false, allErrors: true }))
 const plain = paintFor({ isTTY: false });
 
 /** What `plan` prints of a plan. */
-export const shown = (result: PlanResult): string => renderPlan(result.document, plain, result.warnings);
+const shown = (result: PlanResult): string => renderPlan(result.document, plain, result.warnings);
 
 /** What `plan` or `apply` prints on stderr when it refuses; fails when `work` succeeds or fails otherwise. */
-export async function refusal(work: Promise<unknown>): Promise<{ text: string; exitCode: number }> {
+async function refusal(work: Promise<unknown>): Promise<{ text: string; exitCode: number }> {
   try {
     await work;
   } catch (error) {

@@ -78,22 +78,13 @@ export const SEED = new URL('../../fixtures/core/seed.yaml', import.meta.url).pa
 
 // ---- contracts -------------------------------------------------------------------------------------
 
-const SHARED = new URL('../../../shared/corpus/', import.meta.url).pathname;
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
 
-function loadJson(path: string): any {
-  return JSON.parse(readFileSync(path, 'utf8'));
-}
+/** A path template with its parameters unnamed: `/roles/{id}` and `/roles/{role_id}` are the same route. */
+const unnamed = (template: string): string => template.replace(/\{[^}]+\}/g, '{}');
 
-/** The real core's OpenAPI slices: the install routes with their schemas, the catalog components, packages:record. */
-export const REAL = {
-  install: loadJson(join(SHARED, 'core-openapi/install.json')),
-  catalog: loadJson(join(SHARED, 'core-openapi/catalog.json')),
-  record: loadJson(join(SHARED, 'fixtures/control-plane-openapi-packages-record.json')),
-};
-
-/** A validator over one OpenAPI document's component schemas (the real slices use keywords like `gt` that ajv does not know). */
+/** A validator over one OpenAPI document's component schemas (some documents use keywords like `gt` that ajv does not know). */
 export class Contract {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
 
@@ -112,22 +103,28 @@ export class Contract {
     expect(this.errors(schemaName, value), `${schemaName}: ${JSON.stringify(value).slice(0, 400)}`).toEqual([]);
   }
 
+  /** The operation a document gives for a method on a path template, whatever it names the path's parameters. */
+  operation(template: string, method: string): any {
+    const path = Object.keys(this.doc.paths ?? {}).find((candidate) => unnamed(candidate) === unnamed(template));
+    return path === undefined ? undefined : this.doc.paths[path][method.toLowerCase()];
+  }
+
   /** The schema a path documents for a method and status, by `$ref` name. */
   responseSchema(path: string, method: string, status: number): string | undefined {
-    const responses = this.doc.paths?.[path]?.[method.toLowerCase()]?.responses;
+    const responses = this.operation(path, method)?.responses;
     const response = responses?.[String(status)] ?? responses?.default;
     const ref: string | undefined = response?.content?.['application/json']?.schema?.$ref;
     return ref?.split('/').at(-1);
   }
 
   requestSchema(path: string, method: string): string | undefined {
-    const ref: string | undefined = this.doc.paths?.[path]?.[method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema?.$ref;
+    const ref: string | undefined = this.operation(path, method)?.requestBody?.content?.['application/json']?.schema?.$ref;
     return ref?.split('/').at(-1);
   }
 
   /** Asserts an answer of `path` against the response the document gives for its status. */
   answer(path: string, method: string, answer: Answer): void {
-    const responses = this.doc.paths?.[path]?.[method.toLowerCase()]?.responses;
+    const responses = this.operation(path, method)?.responses;
     expect(responses?.[String(answer.status)] ?? responses?.default, `${method} ${path} documents no answer ${answer.status}`).toBeDefined();
     const schema = this.responseSchema(path, method, answer.status);
     if (schema) this.valid(schema, answer.body); // a response documented as `{}` takes any JSON
@@ -135,6 +132,20 @@ export class Contract {
   }
 }
 
-export const realInstall = new Contract(REAL.install);
-export const realCatalog = new Contract(REAL.catalog);
-export const realRecord = new Contract(REAL.record);
+/** docs/core-openapi.json: the project's own document of the local core, which `GET /openapi.json` serves. */
+export const OPENAPI_FILE = new URL('../../docs/core-openapi.json', import.meta.url).pathname;
+
+/**
+ * The documents requests and answers are checked against, by the slice of the API they describe: the install
+ * routes, the catalog's request bodies and answers, `POST /packages:record`.
+ */
+export interface Contracts {
+  install: Contract;
+  catalog: Contract;
+  record: Contract;
+}
+
+const ours = new Contract(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')));
+
+/** Our own document for every slice. */
+export const OURS: Contracts = { install: ours, catalog: ours, record: ours };

@@ -3,9 +3,10 @@ import { readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkoutsDir, sourceDir } from '../../src/lock/cache.js';
+import { lock } from '../../src/lock/lock.js';
 import { installation, manifest, runCli, Sandbox } from './repos.js';
 
-// The built CLI as a child process (`npm test` builds first).
+// The built CLI as a child process (`npm test` builds first); what a case only prepares runs in process.
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -46,7 +47,7 @@ describe('package-sdk lock', () => {
     const missing = await runCli(['lock', '--install', install, '--check'], env);
     expect(missing.status).toBe(1);
     expect(existsSync(sandbox.path('i', 'packages.lock'))).toBe(false);
-    expect((await runCli(['lock', '--install', install], env)).status).toBe(0);
+    expect((await lock({ install, cacheDir: sandbox.cache })).findings).toEqual([]);
     expect((await runCli(['lock', '--install', install, '--check'], env)).status).toBe(0);
     const lockText = await readFile(sandbox.path('i', 'packages.lock'), 'utf8');
     await writeFile(sandbox.path('i', 'packages.lock'), lockText.replace('"version": "0.1.0"', '"version": "0.0.9"'));
@@ -76,9 +77,8 @@ describe('package-sdk cache prune', () => {
   async function lockedCache(): Promise<{ install: string; env: NodeJS.ProcessEnv; source: string }> {
     const entries = await taggedPackages(1);
     const install = installation(sandbox.path('project', 'deploy'), entries);
-    const env = { PACKAGE_SDK_CACHE: sandbox.cache };
-    expect((await runCli(['lock', '--install', install], env)).status).toBe(0);
-    return { install, env, source: sourceDir(sandbox.cache, entries[0].git) };
+    expect((await lock({ install, cacheDir: sandbox.cache })).findings).toEqual([]);
+    return { install, env: { PACKAGE_SDK_CACHE: sandbox.cache }, source: sourceDir(sandbox.cache, entries[0].git) };
   }
 
   function checkouts(source: string): string[] {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { validatorFor } from '../../src/check/validators.js';
 import { byCodePoint, canonicalJson, digest } from '../../src/plan/canonical.js';
 import { sourceDir, treeSegment } from '../../src/lock/cache.js';
 import { contentHash, hashedFiles } from '../../src/lock/content-hash.js';
-import { lockHash, type LockDocument } from '../../src/lock/lock-file.js';
+import { lockHash, type LockEntry } from '../../src/lock/lock-file.js';
 import { lock } from '../../src/lock/lock.js';
 import { PROJECT, Sandbox, writeFiles } from './repos.js';
 
@@ -90,9 +90,18 @@ describe('lockHash', () => {
     expect(lockHash([])).toBe('sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945');
   });
 
-  it('sorts the entries of the reference lock fixture by key', () => {
-    const fixture = JSON.parse(readFileSync(join(PROJECT, '../shared/corpus/fixtures/schema/lock.json'), 'utf8')) as LockDocument;
-    expect(lockHash(fixture.packages)).toBe('sha256:6da19bad6b8bf1c6cc8df11d72bac21cba8c7e1c4e67e36fa5a7e568f98ba3dd');
+  it('is the digest of the entries as lock writes them, sorted by key', () => {
+    const entries: LockEntry[] = [
+      { key: 'fleet-sync', version: '2.0.1', source: { git: 'https://git.example.com/fleet/sync.git', ref: 'v2.0.1', path: 'pkg' },
+        commit: '89abcdef0123456789abcdef0123456789abcdef', contentHash: `sha256:${'b'.repeat(64)}` },
+      { key: 'alarms', version: '1.4.0', source: { path: 'packages/alarms' }, contentHash: `sha256:${'a'.repeat(64)}` },
+    ];
+    // Python's json.dumps(sort_keys=True) of the sorted entries, written out by hand.
+    const canonical = `[{"contentHash": "sha256:${'a'.repeat(64)}", "key": "alarms", "source": {"path": "packages/alarms"}, "version": "1.4.0"}, ` +
+      `{"commit": "89abcdef0123456789abcdef0123456789abcdef", "contentHash": "sha256:${'b'.repeat(64)}", "key": "fleet-sync", ` +
+      '"source": {"git": "https://git.example.com/fleet/sync.git", "path": "pkg", "ref": "v2.0.1"}, "version": "2.0.1"}]';
+    expect(lockHash(entries)).toBe(`sha256:${createHash('sha256').update(canonical).digest('hex')}`);
+    expect(lockHash([...entries].reverse())).toBe(lockHash(entries));
   });
 });
 
@@ -144,19 +153,19 @@ describe('canonical JSON', () => {
   });
 });
 
-describe('the lock of the claims example', () => {
+describe('the lock of the bundled example', () => {
   it('is valid against schema/v1/lock.schema.json', async () => {
     sandbox = new Sandbox();
-    const claims = join(PROJECT, '../shared/corpus/claims/claims');
+    const example = join(PROJECT, 'fixtures/example/packages/field-maintenance');
     const install = sandbox.path('packages.yaml');
-    await writeFile(install, `apiVersion: taimen.ai/v1\nkind: Installation\nkey: claims-example\nspec:\n  packages:\n` +
-      `    - {key: claims, path: ${relative(sandbox.root, claims)}}\n`);
+    await writeFile(install, `apiVersion: taimen.ai/v1\nkind: Installation\nkey: example\nspec:\n  packages:\n` +
+      `    - {key: field-maintenance, path: ${relative(sandbox.root, example)}}\n`);
     const report = await lock({ install, cacheDir: sandbox.cache });
     expect(report.findings).toEqual([]);
     const written = JSON.parse(await readFile(sandbox.path('packages.lock'), 'utf8'));
     const validate = await validatorFor('lock');
     expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
-    expect(written.packages).toEqual([{ key: 'claims', version: '0.1.1', source: { path: relative(sandbox.root, claims) },
-      contentHash: await contentHash(claims) }]);
+    expect(written.packages).toEqual([{ key: 'field-maintenance', version: '1.2.0', source: { path: relative(sandbox.root, example) },
+      contentHash: await contentHash(example) }]);
   });
 });

@@ -1,79 +1,85 @@
 /**
- * Peers of the plan/apply end-to-end tests: the local core as a child process (`core serve`), the claims
- * example copied into a scratch directory (so a test may edit it), and a loopback proxy that can stop an
- * apply in the middle of its writes.
+ * Peers of the plan/apply tests: a real local core over HTTP in the test process, seeded with the workspace
+ * an installation names; an installation copied into a scratch directory (so a test may edit it); a
+ * loopback proxy that can stop an apply in the middle of its writes; and the built CLI as a child a test can
+ * kill.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { CLI, ROOT, scratchDir } from '../support/cli.js';
+import { parseSeed } from '../../src/core/server/seed.js';
+import { startTestCore, type TestCore } from '../core/support.js';
+import { CLI } from '../support/cli.js';
+import { overlay } from '../support/overlay.js';
 
-export const CLAIMS_CORPUS = join(ROOT, '../shared/corpus/claims');
-export const WORKSPACE = '11111111-2222-4333-8444-555555555555';
-export const HELPDESK_URL = 'https://helpdesk.example.com/api';
+/**
+ * An installation the plan/apply suites run on, and the names its assertions use: which objects the first
+ * plan adds, which ones a test edits or retires, which variable it leaves out.
+ */
+export interface Subject {
+  /** The installation's directory (absolute, or relative to fixtures/), copied for each test. */
+  base: string;
+  /** Its installation file, relative to `base`. */
+  install: string;
+  /** `spec.key` of the installation. */
+  installation: string;
+  /** The one package it installs, and the range of `engines.control-plane` it declares. */
+  package: { key: string; dir: string; engines: string };
+  /** The workspace of the variable of kind workspace, seeded in the core. */
+  workspace: { variable: string; id: string };
+  /** Values of the other variables: none of them may appear in a plan. */
+  values: Record<string, string>;
+  /** A variable left out, and its description as the manifest gives it. */
+  missing: { variable: string; description: string };
+  /** Lines of the first plan, as `plan` prints them. */
+  firstPlan: RegExp[];
+  /** The packs the workspace has once the installation is applied. */
+  knowledgePacks: string[];
+  process: string;
+  workRule: string;
+  /** A task type a test gives a new display name. */
+  changedTaskType: string;
+  /** A task type a person edits in the console, and its display name in the package. */
+  consoleTaskType: { key: string; displayName: string };
+  /**
+   * An apply killed at its third write, then completed: the creates it sends of some kinds, in order, each
+   * object once (`POST /api/v1/roles`, …), and the roles there are in the end.
+   */
+  killed: { creates: string[]; roles: string[] };
+}
+
 export const TOKEN = 'plan-test-token';
 
-export interface CoreProcess {
-  url: string;
-  dataDir: string;
-  /** `{Authorization, Content-Type}` for direct calls. */
-  call<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  stop(): Promise<void>;
-}
-
-/** `package-sdk core serve --port 0` with a seed of the claims workspace, until `stop()`. */
-export async function startCoreProcess(options: { version?: string; seedWorkspace?: boolean } = {}): Promise<CoreProcess> {
-  const dataDir = scratchDir('plan-core-');
-  const seed = join(dataDir, 'seed.yaml');
-  writeFileSync(seed, options.seedWorkspace === false ? 'workspaces: []\n' : `workspaces: [${WORKSPACE}]\n`);
-  const args = [CLI, 'core', 'serve', '--port', '0', '--data', dataDir, '--token', TOKEN, '--seed', seed, '--json',
-    ...(options.version ? ['--version', options.version] : [])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((candidate) => candidate.startsWith('{'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`core serve exited ${code}: ${err}`)));
+/** A core in the test process, seeded with the subject's workspace (or nothing), on the given version. */
+export function startSubjectCore(subject: Subject, options: { version?: string; seedWorkspace?: boolean } = {}): Promise<TestCore> {
+  return startTestCore({
+    token: TOKEN,
+    ...(options.version ? { version: options.version } : {}),
+    seed: parseSeed({ workspaces: options.seedWorkspace === false ? [] : [subject.workspace.id] }),
   });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return {
-    url,
-    dataDir,
-    async call(method, path, body) {
-      const response = await fetch(`${url}${path}`, {
-        method, headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-    },
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
-/** The claims example in a fresh scratch directory: `dir/packages.yaml`, `dir/claims/…`. */
-export function copyClaims(): { dir: string; install: string; remove(): void } {
-  const dir = scratchDir('plan-claims-');
-  cpSync(CLAIMS_CORPUS, dir, { recursive: true });
-  return { dir, install: join(dir, 'packages.yaml'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+export interface ScratchInstallation {
+  dir: string;
+  install: string;
+  /** The package's directory in the copy. */
+  package: string;
+  remove(): void;
 }
 
-/** The variables and credentials of a claims plan against `core`. */
-export function claimsEnv(core: { url: string }, overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+/** The subject's installation in a fresh scratch directory. */
+export function copyInstallation(subject: Subject): ScratchInstallation {
+  const dir = overlay(subject.base, {}, 'plan-installation-');
+  return { dir, install: join(dir, subject.install), package: join(dir, subject.package.dir), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The variables and credentials of a plan of the subject against `core`. */
+export function subjectEnv(subject: Subject, core: { url: string }, overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   return {
     CP_TOKEN: TOKEN, NOTIFICATION_SERVICE_URL: core.url, NOTIFY_TOKEN: TOKEN,
-    CLAIMS_WORKSPACE_ID: WORKSPACE, HELPDESK_URL, ...overrides,
+    [subject.workspace.variable]: subject.workspace.id, ...subject.values, ...overrides,
   };
 }
 
@@ -147,3 +153,33 @@ export function spawnCli(args: readonly string[], options: { cwd: string; env: N
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
 }
+
+/** The bundled example: the field-maintenance installation of fixtures/example. */
+export const EXAMPLE: Subject = {
+  base: 'example',
+  install: 'packages.yaml',
+  installation: 'field-maintenance-example',
+  package: { key: 'field-maintenance', dir: 'packages/field-maintenance', engines: '>=0.9,<0.11' },
+  workspace: { variable: 'MAINTENANCE_WORKSPACE_ID', id: '5b0f6c1e-2a4d-4e8b-9c3f-7d1a2b3c4d5e' },
+  values: { FLEET_API_URL: 'https://telematics.fleet-plan.example.org/v3', STORES_API_URL: 'https://stock.stores-plan.example.org/api' },
+  missing: { variable: 'FLEET_API_URL', description: 'API of the fleet telematics the observer polls for faults and run hours' },
+  firstPlan: [
+    /^ {2}\+ Role\/maintenance-planner \(field-maintenance\) — new$/m,
+    /^ {2}\+ Process\/work-order: create$/m,
+    /^ {2}\+ TaskType\/site-inspection: create$/m,
+    /^ {2}\+ KnowledgePack\/equipment@1 \(field-maintenance\)/m,
+    /^ {2}\+ NotificationRule\/parts-approval-requested/m,
+  ],
+  knowledgePacks: ['default@1', 'equipment@1'],
+  process: 'work-order',
+  workRule: 'service-interval-due',
+  changedTaskType: 'site-inspection',
+  consoleTaskType: { key: 'repair-work', displayName: 'Repair a machine' },
+  killed: {
+    creates: [
+      'POST /api/v1/workspace-types', 'POST /api/v1/workspace-types', 'POST /api/v1/capabilities',
+      'POST /api/v1/roles', 'POST /api/v1/roles', 'POST /api/v1/roles',
+    ],
+    roles: ['field-technician', 'maintenance-planner', 'stores-manager'],
+  },
+};

@@ -1,4 +1,6 @@
+import { DEFAULT_CORE_VERSION } from '../version.js';
 import type { Route } from './route.js';
+import { ROUTES } from './routes/index.js';
 import { COMPONENT_SCHEMAS } from './schemas.js';
 
 const TAGS: Record<Route['api'], string> = { core: 'core', notifications: 'notification-service', kernos: 'kernos', admin: 'admin' };
@@ -41,6 +43,14 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
     paths,
     components: { schemas: COMPONENT_SCHEMAS, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
   };
+}
+
+/**
+ * docs/core-openapi.json, which users read without starting a core: the document a core of the default
+ * version serves, two-space indented. `npm run docs:openapi` writes it; a test keeps it equal to the served one.
+ */
+export function renderOpenApiFile(): string {
+  return `${JSON.stringify(openApiDocument(ROUTES, DEFAULT_CORE_VERSION), null, 2)}\n`;
 }
 
 function operationId(route: Route): string {

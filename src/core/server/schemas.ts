@@ -1,8 +1,8 @@
 /**
  * The component schemas of the local core's OpenAPI document: request bodies (every request is
  * validated against them) and answers. They follow the real core's field names, types and limits
- * (compat-package-sdk-install §6, the core's OpenAPI slices); the contract tests check our answers
- * against the real slices, not against these.
+ * (compat-package-sdk-install §6, the core's OpenAPI slices). They make docs/core-openapi.json, which the
+ * contract tests check requests and answers against; the conformance suite holds it against the real slices.
  */
 type Schema = Record<string, unknown>;
 
@@ -68,7 +68,8 @@ const requests: Record<string, Schema> = {
     ['package', 'objects'],
   ),
   CatalogRetireRequest: closed({ reason: str({ minLength: 1, maxLength: 500 }) }, ['reason']),
-  KnowledgePackRegisterRequest: { type: 'object', additionalProperties: true, properties: { scope: nullable(str({ enum: ['common', 'tenant'] })) } },
+  // `name` and `version` are the core's to check (422 pack_invalid), the rest of the manifest is the memory service's.
+  KnowledgePackRegisterRequest: { type: 'object', additionalProperties: true, properties: { name: {}, version: {}, scope: nullable(str({ enum: ['common', 'tenant'] })) } },
   WorkspaceKnowledgePacksRequest: closed({ packs: list(str({ minLength: 1, maxLength: 128 }), { maxItems: 64 }), strict: { ...bool, default: false } }, ['packs']),
   AcceptanceCheckSpec: closed(
     {
@@ -332,10 +333,19 @@ const answers: Record<string, Schema> = {
     { workspaceId: uuid, rootWorkspaceId: uuid, configured: bool, packs: list(str()), strict: bool, effective: list(str()), updatedAt: nullable(str()) },
     ['workspaceId', 'rootWorkspaceId', 'configured', 'packs', 'strict', 'effective'],
   ),
-  WorkspaceOut: answer({ id: uuid, tenantId: uuid, parentId: nullable(uuid), typeId: uuid, slug: str(), name: str(), description: str(), status: str(), version: int() }),
-  ProjectOut: answer({ id: uuid, tenantId: uuid, workspaceId: uuid, templateId: uuid, status: str(), version: int() }),
-  PrincipalOut: answer({ id: uuid, tenantId: uuid, kind: str(), displayName: str(), status: str() }),
-  RoleOut: answer({ id: uuid, tenantId: uuid, workspaceId: nullable(uuid), slug: str(), name: str(), description: str(), version: int(), package: packageLink }),
+  WorkspaceOut: answer({
+    id: uuid, tenantId: uuid, parentId: nullable(uuid), typeId: uuid, slug: str(), name: str(), description: str(), customFields: anyObject, status: str(), version: int(),
+    createdAt: dateTime, updatedAt: dateTime,
+  }),
+  ProjectOut: answer({
+    id: uuid, tenantId: uuid, workspaceId: uuid, templateId: uuid, statusKey: str(), systemStatusCategory: str(), ownerPrincipalId: nullable(uuid), startDate: nullable(dateTime),
+    targetDate: nullable(dateTime), customFields: anyObject, settings: anyObject, activeConfigRevisionId: nullable(uuid), status: str(), version: int(), createdBy: uuid,
+    createdAt: dateTime, updatedAt: dateTime, archivedAt: nullable(dateTime),
+  }),
+  PrincipalOut: answer({ id: uuid, tenantId: uuid, kind: str(), displayName: str(), status: str(), metadata: anyObject, createdAt: dateTime, updatedAt: dateTime }),
+  RoleOut: answer({
+    id: uuid, tenantId: uuid, workspaceId: nullable(uuid), slug: str(), name: str(), description: str(), version: int(), createdAt: dateTime, updatedAt: dateTime, package: packageLink,
+  }),
   RolePage: page('RoleOut'),
   WorkspaceTypeOut: answer({ id: uuid, key: str(), status: str(), version: int(), displayName: str(), description: str(), fieldSchema: anyObject, allowedChildTypes: list(str()), package: packageLink }),
   WorkspaceTypePage: page('WorkspaceTypeOut'),

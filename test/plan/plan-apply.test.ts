@@ -1,0 +1,4 @@
+import { describePlanAndApply } from './plan-apply.js';
+import { EXAMPLE } from './support.js';
+
+describePlanAndApply(EXAMPLE);

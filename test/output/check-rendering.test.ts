@@ -15,19 +15,31 @@ import { renderGithub } from '../../src/report/github.js';
 import { paintFor } from '../../src/report/paint.js';
 import { renderSarif } from '../../src/report/sarif.js';
 import { ROOT, runCli, scratchDir } from '../support/cli.js';
-import { FIXTURES } from '../support/overlay.js';
+import { FIXTURES, overlayCase } from '../support/overlay.js';
 
-/** Package directories of fixtures/check/, checked from inside (file names relative to the package). */
+/**
+ * Packages checked from inside (file names relative to the package): a directory of fixtures/check/, or a
+ * package of a rule case of fixtures/check/ laid over its base.
+ */
 const CASES = {
   // a schema error with its did-you-mean hint, a finding suppressed by a comment, a file that is not YAML
-  'schema-hint-suppressed-not-yaml': 'check/cli/broken/packages/shop',
+  'schema-hint-suppressed-not-yaml': () => join(FIXTURES, 'check/cli/broken/packages/shop'),
   // a rule finding on a range inside a CEL expression, with a hint
-  'cel-type-error': 'check/expression_type_error/invalid/int-times-double/packages/orders',
+  'cel-type-error': () => casePackage('expression_type_error/invalid/int-times-double', 'orders'),
   // a CEL range inside a quoted YAML string: columns count from the line, not the expression
-  'cel-range-in-quoted-string': 'check/expression_too_complex/invalid/four-nested-macros/packages/orders',
+  'cel-range-in-quoted-string': () => casePackage('expression_too_complex/invalid/four-nested-macros', 'orders'),
   // a warning and nothing else: the check passes
-  'warning-only': 'check/decision_table_shadowed_rule/invalid/catch-all-first/packages/orders',
+  'warning-only': () => casePackage('decision_table_shadowed_rule/invalid/catch-all-first', 'orders'),
 } as const;
+
+const laidCases: string[] = [];
+afterAll(() => laidCases.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function casePackage(ruleCase: string, pkg: string): string {
+  const laid = overlayCase(join(FIXTURES, 'check', ruleCase));
+  laidCases.push(laid);
+  return join(laid, 'packages', pkg);
+}
 
 const EXTENSION: Record<Format, string> = { text: 'txt', json: 'json', sarif: 'sarif.json', github: 'github.txt' };
 const FORMATS = Object.keys(EXTENSION) as Format[];
@@ -66,14 +78,14 @@ function readText(file: string): string | undefined {
 
 describe.each(Object.entries(CASES))('check of %s', (name, fixture) => {
   it.for(FORMATS)('as %s', async (format, { expect }) => {
-    await expect(await rendered(join(FIXTURES, fixture), format)).toMatchFileSnapshot(`snapshots/check/${name}.${EXTENSION[format]}`);
+    await expect(await rendered(fixture(), format)).toMatchFileSnapshot(`snapshots/check/${name}.${EXTENSION[format]}`);
   });
 });
 
 describe.concurrent('the built CLI prints what the renderers give', () => {
   const cache = scratchDir('check-rendering-cache-');
   afterAll(() => rmSync(cache, { recursive: true, force: true }));
-  const dir = join(FIXTURES, CASES['schema-hint-suppressed-not-yaml']);
+  const dir = CASES['schema-hint-suppressed-not-yaml']();
   const flags: Record<Format, string[]> = { text: [], json: ['--json'], sarif: ['--format', 'sarif'], github: ['--format', 'github'] };
 
   it.for(FORMATS)('check %s', async (format, { expect }) => {

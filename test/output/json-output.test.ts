@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CliOutcome, ROOT, type RunningCli, runCli, scratchDir, startCli } from '../support/cli.js';
-import { FIXTURES, overlay } from '../support/overlay.js';
+import { FIXTURES, overlay, overlayCase } from '../support/overlay.js';
 import { CLI_SCHEMA_DIR, once, schemaErrors, schemaFileOf, shapeText } from './support.js';
 
 const scratch = scratchDir('json-output-');
@@ -95,7 +95,11 @@ const keysList = once(async () => {
 /** Every command of the manifest: how it is run, and the exit status it must end with. */
 const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }> = {
   // errors, warnings and a suppressed finding in one report
-  check: { exit: 1, run: () => json(['check', 'fixtures/check/cli/broken/packages/shop', 'fixtures/check/decision_table_shadowed_rule/invalid/catch-all-first/packages/orders']) },
+  check: { exit: 1, run: () => {
+    const laid = overlayCase(join(FIXTURES, 'check/decision_table_shadowed_rule/invalid/catch-all-first'));
+    copies.push(laid);
+    return json(['check', 'fixtures/check/cli/broken/packages/shop', join(laid, 'packages/orders')]);
+  } },
   lock: { exit: 0, run: lock },
   'cache:prune': { exit: 0, run: async () => {
     await lock();

@@ -1,4 +1,4 @@
-// Loads dist/check/cli.bundle.cjs (see scripts/build-check-bundle.mjs) with V8's code cache beside it, and
+// Loads dist/cli/check.bundle.cjs (see scripts/build-check-bundle.mjs) with V8's code cache beside it, and
 // offers the precompiled schema validators the same way, loaded only when a file needs validating (a file
 // known to the parse cache does not). Returns undefined when there is no bundle, or when the modules were
 // compiled after it (a `tsc` run without the rest of the build), so the caller falls back to the modules.
@@ -23,15 +23,15 @@ function runCached(file) {
 }
 
 export function loadCheckBundle(root) {
-  const file = join(root, 'dist/check/cli.bundle.cjs');
+  const file = join(root, 'dist/cli/check.bundle.cjs');
   try {
-    if (statSync(file).mtimeMs < statSync(join(root, 'dist/check/cli.js')).mtimeMs) return undefined;
+    if (statSync(file).mtimeMs < statSync(join(root, 'dist/cli/check.js')).mtimeMs) return undefined;
   } catch {
     return undefined;
   }
   const validators = {};
   globalThis[Symbol.for('package-sdk.validators')] = () =>
-    (validators.loaded ??= runCached(join(root, 'dist/check/validators.bundle.cjs'))).exports;
+    (validators.loaded ??= runCached(join(root, 'dist/schema/validators.bundle.cjs'))).exports;
   const bundle = runCached(file);
   return { module: bundle.exports, script: bundle.script, validators };
 }

@@ -6,7 +6,7 @@ if (process.argv[2] === 'check') {
   const { createRequire } = await import('node:module');
   const { loadCheckBundle } = await import('./check-bundle.js');
   const root = fileURLToPath(new URL('..', import.meta.url));
-  const job = loadCheckBundle(root)?.module ?? (await import('../dist/check/cli.js'));
+  const job = loadCheckBundle(root)?.module ?? (await import('../dist/cli/check.js'));
   const { version } = createRequire(import.meta.url)('../package.json');
   const exitCode = await job.runCheckFast(process.argv.slice(3), version);
   if (exitCode !== undefined) process.exitCode = exitCode;

@@ -1,5 +1,5 @@
-// Bundles the `check` command's job into one CommonJS file (dist/check/cli.bundle.cjs) and records V8's code
-// cache for it (dist/check/cli.bundle.v8), and likewise for the precompiled validators (dist/check/validators.bundle.*)
+// Bundles the `check` command's job into one CommonJS file (dist/cli/check.bundle.cjs) and records V8's code
+// cache for it (dist/cli/check.bundle.v8), and likewise for the precompiled validators (dist/schema/validators.bundle.*)
 // after runs on the bundled example, so that bin/run.js starts a plain `check` without resolving ~100 modules
 // or compiling them: a pre-commit hook and an editor run it on every commit and keystroke. bin/run.js falls
 // back to the unbundled modules when the bundle is absent, and compiles from source when V8 rejects a cache
@@ -12,13 +12,13 @@ import { build } from 'esbuild';
 import { loadCheckBundle } from '../bin/check-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bundle = join(root, 'dist/check/cli.bundle.cjs');
+const bundle = join(root, 'dist/cli/check.bundle.cjs');
 
-const validators = join(root, 'dist/check/validators.bundle.cjs');
-await bundleInto(bundle, join(root, 'dist/check/cli.js'));
+const validators = join(root, 'dist/schema/validators.bundle.cjs');
+await bundleInto(bundle, join(root, 'dist/cli/check.js'));
 // The validators with the parts of ajv they require, apart: a check whose files are all known to the parse
 // cache never loads them.
-await bundleInto(validators, join(root, 'dist/check/validators.generated.cjs'));
+await bundleInto(validators, join(root, 'dist/schema/validators.generated.cjs'));
 for (const stale of [bundle, validators]) rmSync(stale.replace(/\.cjs$/, '.v8'), { force: true });
 
 async function bundleInto(outfile, entry) {
@@ -29,7 +29,7 @@ async function bundleInto(outfile, entry) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    // The bundled modules find their data (schemas, validators) relative to their own place in dist/check/.
+    // The bundled modules find their data (schemas, validators) relative to their own place two levels below the package root.
     define: { 'import.meta.url': '__bundleUrl' },
     banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',

@@ -11,7 +11,7 @@ import type { Package } from '../model/package.js';
 import { optionalFieldHints, SCHEMA_DIR } from './hints.js';
 import { AUTHOR_KINDS, resolveKind, type AuthorKind } from './kinds.js';
 import { installationTemplate, manifestTemplate, objectTemplates, titleOf, type FileTemplate } from './templates.js';
-import { AuthorRefusal, createFile, replaceFile } from './write.js';
+import { AuthorRefusal, createFile, replaceFile } from '../fs/write.js';
 import { modeline, toAuthoredYaml } from './yaml-writer.js';
 
 export interface AddOptions {

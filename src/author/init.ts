@@ -12,7 +12,7 @@ import { newReadme } from '../docs/package-readme.js';
 import { checkKey, writeTemplates } from './add.js';
 import { githubWorkflow, WORKFLOW_PATH } from './ci.js';
 import { manifestTemplate, objectTemplates, processScenario, titleOf } from './templates.js';
-import { AuthorRefusal, createFile } from './write.js';
+import { AuthorRefusal, createFile } from '../fs/write.js';
 
 export interface InitOptions {
   dir: string;

@@ -4,7 +4,7 @@
  * the error envelope `{"error": {code, message, details}}` becomes a `BundleFailure` with the same code.
  */
 import { existsSync } from 'node:fs';
-import { CoreClient, CoreHttpError, CoreTransportError, isSafeTransport, staticToken } from '../core/client.js';
+import { CoreClient, CoreHttpError, CoreTransportError, isSafeTransport, staticToken } from '../client/client.js';
 import { BundleFailure } from './failure.js';
 import { defaultSignatureFile, readJsonFile } from './file.js';
 
@@ -94,7 +94,7 @@ export async function showBundle(conn: Connection, id: string): Promise<Record<s
 export async function withServer<T>(server: string | undefined, token: string | undefined, use: (conn: Connection) => Promise<T>): Promise<T> {
   if (server !== 'local') return use(connection(server, token));
   // Loaded only here, so the other commands never load the server and its database.
-  const { startLocalCore } = await import('../core/local.js');
+  const { startLocalCore } = await import('../server/local.js');
   const core = await startLocalCore(token === undefined ? {} : { token });
   try {
     return await use(connection(core.url, core.token));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { BundleFailure } from './failure.js';
-import { JsonSyntaxError, type ParsedJson, parseJson } from './json.js';
+import { JsonSyntaxError, type ParsedJson, parseJson } from '../json/parse.js';
 
 /** Reads a JSON input of a command; unreadable or non-JSON input is a usage error (exit 2), as in kernos. */
 export function readJsonFile(file: string, what = 'file'): ParsedJson {

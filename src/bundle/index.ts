@@ -4,9 +4,9 @@
  */
 export { BUNDLE_FORMAT, MAX_CANONICAL_BYTES, validateBundle } from './validate.js';
 export type { BundleError, BundleSummary, BundleValidation } from './validate.js';
-export { bundleDigest, canonicalBundleBytes, canonicalBytesOf, canonicalJson, sha256Hex } from './canonical.js';
-export { JsonNumber, JsonSyntaxError, parseJson } from './json.js';
-export type { JsonObject, JsonValue, ParsedJson } from './json.js';
+export { bundleDigest, canonicalBundleBytes, canonicalBytesOf, canonicalJson, sha256Hex } from '../json/kernos.js';
+export { JsonNumber, JsonSyntaxError, parseJson } from '../json/parse.js';
+export type { JsonObject, JsonValue, ParsedJson } from '../json/parse.js';
 export { signatureFileText, signBundleValue, verifyBundleSignature, verifyBundleSignatureValue } from './signature.js';
 export type { SignatureFile, VerifyResult } from './signature.js';
 export { dataDirectory, loadPublicKey, loadSigningKey, newId, publicKeyJson, readTrustStore, trustDirectory, trustKey } from './keys.js';

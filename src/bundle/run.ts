@@ -5,10 +5,10 @@
  * (`--tools`). Outputs are checked against their schemas, low confidence escalates, and when a step
  * fails the completed steps' compensations run in reverse order. The result is a trace.
  */
-import { canonicalJson } from './canonical.js';
+import { canonicalJson } from '../json/kernos.js';
 import { BundleFailure } from './failure.js';
 import { readJsonFile } from './file.js';
-import { emptyObject, isJsonNumber, isJsonObject, type JsonObject, JsonSyntaxError, type JsonValue, type ParsedJson, parseJson } from './json.js';
+import { emptyObject, isJsonNumber, isJsonObject, type JsonObject, JsonSyntaxError, type JsonValue, type ParsedJson, parseJson } from '../json/parse.js';
 import { newId } from './keys.js';
 import { type SchemaViolation, schemaViolations } from './schema.js';
 import { renderString, renderValue, TemplateError } from './template.js';

@@ -4,8 +4,8 @@
  * pattern, additionalProperties). Small and exact on purpose: the same checks serve `bundle validate`
  * (mock outputs, schema shape) and `bundle run` (inputs and step outputs), with kernos-style dotted paths.
  */
-import { isJsonNumber, isJsonObject, JsonNumber, type JsonObject, type JsonValue } from './json.js';
-import { canonicalJson } from './canonical.js';
+import { isJsonNumber, isJsonObject, JsonNumber, type JsonObject, type JsonValue } from '../json/parse.js';
+import { canonicalJson } from '../json/kernos.js';
 
 export const SCHEMA_KEYWORDS = new Set([
   'type', 'required', 'properties', 'items', 'enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'additionalProperties',

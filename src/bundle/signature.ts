@@ -6,10 +6,10 @@
  */
 import { sign, verify } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { canonicalBytesOf, sha256Hex } from './canonical.js';
+import { canonicalBytesOf, sha256Hex } from '../json/kernos.js';
 import { BundleFailure } from './failure.js';
 import { defaultSignatureFile, readJsonFile } from './file.js';
-import { isJsonObject, type JsonValue, JsonSyntaxError, parseJson } from './json.js';
+import { isJsonObject, type JsonValue, JsonSyntaxError, parseJson } from '../json/parse.js';
 import {
   ALGORITHM, base64url, dataDirectory, decodeBase64urlStrict, loadPublicKey, loadSigningKey, privateKeyObject, publicKeyObject, readKeyDirectory,
   readTrustStore, type SigningKey, type TrustedKey, trustDirectory, writeFileAtomic,

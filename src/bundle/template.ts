@@ -3,8 +3,8 @@
  * whole value. Validation collects the paths; a run renders them against
  * `{input, steps: {<id>: {output}}, run}`.
  */
-import { canonicalJson } from './canonical.js';
-import { emptyObject, isJsonObject, type JsonObject, type JsonValue } from './json.js';
+import { canonicalJson } from '../json/kernos.js';
+import { emptyObject, isJsonObject, type JsonObject, type JsonValue } from '../json/parse.js';
 
 export interface TemplateUse {
   path: string;

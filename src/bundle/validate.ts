@@ -6,8 +6,8 @@
  * ours (schema subset, mock outputs, templates naming undeclared fields): they never make a bundle invalid.
  */
 import { readFileSync } from 'node:fs';
-import { canonicalBytesOf } from './canonical.js';
-import { isJsonNumber, isJsonObject, JsonNumber, type JsonObject, JsonSyntaxError, type JsonValue, locate, type ParsedJson, parseJson, pointerSegment } from './json.js';
+import { canonicalBytesOf } from '../json/kernos.js';
+import { isJsonNumber, isJsonObject, JsonNumber, type JsonObject, JsonSyntaxError, type JsonValue, locate, type ParsedJson, parseJson, pointerSegment } from '../json/parse.js';
 import { declaresPath, schemaShapeProblems, schemaViolations } from './schema.js';
 import { collectTemplates, isRefObject, sortedKeys, type TemplateUse } from './template.js';
 

@@ -13,7 +13,7 @@ import { checkedExpression } from './check.js';
 import { formatDuration, parseDuration } from './duration.js';
 import type { CelEnvironment, ObjectType } from './environment.js';
 import type { InstallVariable } from './install-variables.js';
-import { isRecord } from './json-path.js';
+import { isRecord } from '../json/walk.js';
 import type { CelShape } from './types.js';
 
 export interface EvaluateOptions {

@@ -22,7 +22,7 @@ export type { JsonSchema } from './types.js';
 export {
   PROCESS_FIELDS, PROCESS_ERROR_SCHEMA, expressionProfile, processExpressions, processProfile,
   type Expected, type FieldTarget, type ProcessExpression, type ShapeName,
-} from './process-fields.js';
+} from '../process/expressions.js';
 export {
   VIEW_FIELDS, PROCESS_RECORD_SCHEMA, viewExpressions, viewProfile,
   type ViewExpression, type ViewField, type ViewProfileOptions,

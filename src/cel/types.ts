@@ -11,7 +11,7 @@
  * declared properties, object with only `additionalProperties: <schema>` → map, anything else → dyn. A nullable
  * type (`type: [string, "null"]`) is dyn: CEL has no nullable scalars and the value may be null at run time.
  */
-import { isRecord } from './json-path.js';
+import { isRecord } from '../json/walk.js';
 
 export type JsonSchema = Record<string, unknown> | boolean;
 

@@ -7,10 +7,10 @@
  * a process also sees the record's own fields at the top level (`status`, `stage`, `id`, …). Aggregates
  * (`count()`, `sum(x)`, …) are allowed only in metrics and chart blocks.
  */
-import { childPointer } from '../load/pointer.js';
+import { childPointer } from '../json/pointer.js';
 import type { Profile } from './environment.js';
-import type { Expected } from './process-fields.js';
-import { forEachAt, forEachEntry, isRecord } from './json-path.js';
+import type { Expected } from '../process/expressions.js';
+import { forEachAt, forEachEntry, isRecord } from '../json/walk.js';
 import { SIMPLE_TYPE_SCHEMAS, type JsonSchema } from './types.js';
 
 export interface ViewField {

@@ -3,7 +3,7 @@
  * characters they are about. Shared by the rules that check process and view expressions.
  */
 import { CEL_CODES, type CelCode, type CheckResult } from '../cel/index.js';
-import type { SourceDocument } from '../load/document.js';
+import type { SourceDocument } from '../json/document.js';
 import type { CodeMeta, RuleContext } from './rule.js';
 
 /** The profile's codes that an expression of a process or a view can get (aggregates are the screens rule's). */

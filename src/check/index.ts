@@ -1,9 +1,9 @@
-import type { SourceDocument } from '../load/document.js';
+import type { SourceDocument } from '../json/document.js';
 import { activeParseCache } from '../load/parse-cache.js';
 import { loadTargets, type TargetOptions } from '../load/targets.js';
 import { isError, type Finding } from '../model/finding.js';
 import type { LooseFile, Workspace } from '../model/workspace.js';
-import type { SchemaName } from './schema-names.js';
+import type { SchemaName } from '../schema/names.js';
 import { RULES } from './rules/index.js';
 import { isOwnedField, runRules } from './rule.js';
 import { schemaFindings } from './schema-stage.js';

@@ -2,7 +2,7 @@
  * Stage-2 rules, ESLint style (STYLE.md §1): a rule declares its codes first — severity, a one-line summary
  * and a typed message — then one `check(context)` that reads the package graph and reports by code.
  */
-import type { SourceDocument } from '../load/document.js';
+import type { SourceDocument } from '../json/document.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import type { Finding, Severity } from '../model/finding.js';
 import type { ObjectKind } from '../model/kinds.js';

@@ -1,9 +1,9 @@
-import type { SourceDocument } from '../load/document.js';
+import type { SourceDocument } from '../json/document.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import type { Finding } from '../model/finding.js';
-import type { SchemaName } from './schema-names.js';
-import { reduceSchemaErrors, type SchemaMistake } from './schema-errors.js';
-import { validatorFor } from './validators.js';
+import type { SchemaName } from '../schema/names.js';
+import { reduceSchemaErrors, type SchemaMistake } from '../schema/errors.js';
+import { validatorFor } from '../schema/validators.js';
 
 /**
  * Stage 1 of `check`: one document against one public schema, one `schema_violation` finding per mistake,

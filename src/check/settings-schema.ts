@@ -4,7 +4,7 @@
  * `settings.<path>`. The settings rules check the declaration; the CEL and rule checks resolve reads here.
  */
 import { isMapping } from '../load/package.js';
-import { childPointer } from '../load/pointer.js';
+import { childPointer } from '../json/pointer.js';
 import type { Package } from '../model/package.js';
 
 export const SETTINGS_TYPES = ['object', 'string', 'integer', 'number', 'boolean', 'array'] as const;

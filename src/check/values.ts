@@ -2,7 +2,7 @@
  * Reading the optional parts of a spec defensively: a rule runs on what passed the schema, but never throws
  * on a shape it did not expect — it just finds nothing there.
  */
-import { childPointer } from '../load/pointer.js';
+import { childPointer } from '../json/pointer.js';
 import { isMapping } from '../load/package.js';
 
 /** Each string item of an array, with its pointer. */

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { JsonCommand } from '../report/json-error.js';
+import { JsonCommand } from '../cli/json-command.js';
 import type { AddResult } from '../author/add.js';
 
 export default class Add extends JsonCommand {
@@ -30,7 +30,7 @@ package next to this one; Installation an installation file next to it. Never ov
   async run(): Promise<AddResult> {
     const { args, flags } = await this.parse(Add);
     const { addObject } = await import('../author/add.js');
-    const { exitOnRefusal } = await import('../author/write.js');
+    const { exitOnRefusal } = await import('../fs/write.js');
     try {
       const result = await addObject({ kind: args.kind, key: args.key, packageDir: flags.package });
       if (!this.jsonEnabled()) {

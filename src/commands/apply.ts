@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
-import { JsonCommand } from '../report/json-error.js';
-import { endWithRefusal, envFlag } from '../plan/flags.js';
+import { JsonCommand } from '../cli/json-command.js';
+import { endWithRefusal, envFlag } from '../cli/plan-flags.js';
 import type { ApplyResult } from '../plan/apply.js';
 import type { PlanDocument } from '../plan/document.js';
 

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
-import { JsonCommand } from '../report/json-error.js';
-import { CHECK_FLAGS, FORMATS, runCheckRequest, type CheckOutcome, type CheckRequest } from '../check/cli.js';
+import { JsonCommand } from '../cli/json-command.js';
+import { CHECK_FLAGS, FORMATS, runCheckRequest, type CheckOutcome, type CheckRequest } from '../cli/check.js';
 
 export default class Check extends JsonCommand {
   static override summary = 'Check packages, an installation or single files: schema first, then the rules.';

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { JsonCommand } from '../report/json-error.js';
+import { JsonCommand } from '../cli/json-command.js';
 import type { PackageDescription } from '../docs/describe.js';
 
 export default class Describe extends JsonCommand {
@@ -27,7 +27,7 @@ the node labels and secrets their placement needs. --env-example prints a .env t
   async run(): Promise<PackageDescription> {
     const { args, flags } = await this.parse(Describe);
     const { describePackage, envExample, renderDescription } = await import('../docs/describe.js');
-    const { exitOnRefusal } = await import('../author/write.js');
+    const { exitOnRefusal } = await import('../fs/write.js');
     try {
       const description = await describePackage(args.path);
       if (!this.jsonEnabled()) this.log(flags['env-example'] ? envExample(description).trimEnd() : renderDescription(description));

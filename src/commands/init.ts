@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { JsonCommand } from '../report/json-error.js';
+import { JsonCommand } from '../cli/json-command.js';
 import type { InitResult } from '../author/init.js';
 
 export default class Init extends JsonCommand {
@@ -28,7 +28,7 @@ starts with the yaml-language-server modeline of this installation's schema/v1. 
   async run(): Promise<InitResult> {
     const { args, flags } = await this.parse(Init);
     const { initPackage } = await import('../author/init.js');
-    const { exitOnRefusal } = await import('../author/write.js');
+    const { exitOnRefusal } = await import('../fs/write.js');
     try {
       const result = await initPackage({
         dir: args.dir,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Flags } from '@oclif/core';
-import { JsonCommand } from '../report/json-error.js';
+import { JsonCommand } from '../cli/json-command.js';
 import type { LockReport } from '../lock/lock.js';
 
 export default class Lock extends JsonCommand {

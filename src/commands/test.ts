@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { JsonCommand } from '../report/json-error.js';
+import { JsonCommand } from '../cli/json-command.js';
 import type { TestReport } from '../sandbox/index.js';
 
 export default class Test extends JsonCommand {

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { loadPackage } from '../load/package.js';
 import type { Package } from '../model/package.js';
-import { AuthorRefusal } from '../author/write.js';
+import { AuthorRefusal } from '../fs/write.js';
 
 export interface VariableNeed {
   name: string;

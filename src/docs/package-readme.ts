@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { replaceFile } from '../author/write.js';
+import { replaceFile } from '../fs/write.js';
 import { describePackage, type PackageDescription } from './describe.js';
 
 export const BEGIN_MARKER = '<!-- package-sdk:docs -->';

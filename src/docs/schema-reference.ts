@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { replaceFile } from '../author/write.js';
+import { replaceFile } from '../fs/write.js';
 import { SchemaReader, type DocDefinition, type JsonSchema, type SchemaFile } from './schema-model.js';
 
 export interface DocSection {

@@ -18,13 +18,13 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Finding } from '../model/finding.js';
 import type { Installation, InstallationEntry } from '../model/installation.js';
 import type { PackageSource } from '../model/package.js';
-import type { GitSourceResolver, SourcePlace } from '../lock/resolver.js';
-import type { LockEntry } from '../lock/lock-file.js';
-import type { SourceDocument } from './document.js';
+import type { GitSourceResolver, SourcePlace } from '../sources/resolver.js';
+import type { LockEntry } from '../sources/lock-file.js';
+import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';
 import { displayPath, isMapping, loadEnvelopeFile, MANIFEST } from './package.js';
 import type { KnownDir, PackageSet } from './package-set.js';
-import { childPointer } from './pointer.js';
+import { childPointer } from '../json/pointer.js';
 import { isFile } from './source.js';
 
 export interface InstallationLoadOptions {
@@ -135,7 +135,7 @@ async function gitContext(
   options: InstallationLoadOptions,
   findings: Finding[],
 ): Promise<{ resolve: GitSourceResolver; lock: ReadonlyMap<string, LockEntry> }> {
-  const { LockFileError, LOCK_FILE_NAME, readLock } = await import('../lock/lock-file.js');
+  const { LockFileError, LOCK_FILE_NAME, readLock } = await import('../sources/lock-file.js');
   const lockFile = join(installation.dir, LOCK_FILE_NAME);
   let lock = new Map<string, LockEntry>();
   try {
@@ -146,7 +146,7 @@ async function gitContext(
     findings.push(loadError(error.code, displayPath(options.cwd, lockFile), { line: 1, column: 1 }, '', error.message,
       'packages.lock is written by package-sdk lock only: lock again'));
   }
-  const resolveGitSource = options.resolveGitSource ?? (await import('../lock/resolver.js')).gitSourceResolver({ installFile: installation.file });
+  const resolveGitSource = options.resolveGitSource ?? (await import('../sources/resolver.js')).gitSourceResolver({ installFile: installation.file });
   return { resolve: resolveGitSource, lock };
 }
 

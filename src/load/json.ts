@@ -8,9 +8,9 @@
  * | invalid_json | error    | not JSON (syntax), a duplicate key, a non-finite number, a lone surrogate |
  */
 import type { Finding, Span } from '../model/finding.js';
-import type { LoadResult, SourceDocument } from './document.js';
+import type { LoadResult, SourceDocument } from '../json/document.js';
 import { lineStartsOf, loadError, spanOf } from './load-finding.js';
-import { childPointer, pointerSegments } from './pointer.js';
+import { childPointer, pointerSegments } from '../json/pointer.js';
 import { mapScalar } from './scalar-offsets.js';
 
 type JsonNode =

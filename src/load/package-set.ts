@@ -13,7 +13,7 @@ import { access, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Finding, Span } from '../model/finding.js';
 import type { Package, PackageSource } from '../model/package.js';
-import type { SourceDocument } from './document.js';
+import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';
 import { displayPath, loadPackage, MANIFEST } from './package.js';
 

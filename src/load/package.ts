@@ -21,9 +21,9 @@ import type { Finding } from '../model/finding.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import { isObjectKind, OBJECT_KINDS, objectId, objectRef } from '../model/kinds.js';
 import type { DataSchema, Dictionary, Package, PackageObject, PackageSource, PackageTest, Requirement } from '../model/package.js';
-import type { SourceDocument } from './document.js';
+import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';
-import { childPointer } from './pointer.js';
+import { childPointer } from '../json/pointer.js';
 import { loadSourceFile, reason } from './source.js';
 
 export const API_VERSION = 'taimen.ai/v1';

@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Span } from '../model/finding.js';
-import type { LoadResult, SourceDocument } from './document.js';
-import { childPointer, pointerSegments } from './pointer.js';
+import type { LoadResult, SourceDocument } from '../json/document.js';
+import { childPointer, pointerSegments } from '../json/pointer.js';
 
 /** Documents with more nodes than this (alias bombs, generated data) are not worth a table. */
 const MAX_NODES = 20_000;
@@ -165,11 +165,11 @@ function toSpan([line, column, endLine, endColumn]: number[]): Span {
  * compiled at run time).
  */
 function buildStamp(): string {
-  const root = new URL('../../', import.meta.url); // dist/load/ and the bundle in dist/check/ are as deep
+  const root = new URL('../../', import.meta.url); // dist/load/ and the bundle in dist/cli/ are as deep
   const require = createRequire(import.meta.url);
   const parts = [String((require(fileURLToPath(new URL('package.json', root))) as { version: string }).version)];
   const schemas = ['object', 'view', 'test', 'lock', 'plan', 'knowledge-pack', 'knowledge-template'].map((name) => new URL(`schema/v1/${name}.schema.json`, root));
-  for (const file of [import.meta.url, new URL('dist/load/yaml.js', root), new URL('dist/check/validators.generated.cjs', root), ...schemas]) {
+  for (const file of [import.meta.url, new URL('dist/load/yaml.js', root), new URL('dist/schema/validators.generated.cjs', root), ...schemas]) {
     try {
       const info = statSync(new URL(file));
       parts.push(`${info.size}:${info.mtimeMs}`);

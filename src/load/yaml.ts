@@ -12,9 +12,9 @@
 import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Alias, Document, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import type { Finding, Span } from '../model/finding.js';
-import type { LoadResult, SourceDocument } from './document.js';
+import type { LoadResult, SourceDocument } from '../json/document.js';
 import { lineStartsOf, loadError, positionAt, spanOf } from './load-finding.js';
-import { childPointer, pointerSegments } from './pointer.js';
+import { childPointer, pointerSegments } from '../json/pointer.js';
 import { mapScalar } from './scalar-offsets.js';
 import type { ScalarStyle } from './scalar-offsets.js';
 import { findSuppressions } from './suppressions.js';

@@ -5,16 +5,16 @@ import { loadTargets } from '../load/targets.js';
 import { isError, type Finding } from '../model/finding.js';
 import type { Installation } from '../model/installation.js';
 import type { Package } from '../model/package.js';
-import { cacheRoot, exists } from './cache.js';
-import { contentHash } from './content-hash.js';
-import type { SourceOptions } from './git-source.js';
+import { cacheRoot, exists } from '../sources/cache.js';
+import { contentHash } from '../sources/content-hash.js';
+import type { SourceOptions } from '../sources/git-source.js';
 import { lineDiff } from './line-diff.js';
 import {
   isGitLockSource, LockFileError, lockDocument, lockFileFor, readLock, serializeLock, writeLock,
   type LockDocument, type LockEntry, type LockSource,
-} from './lock-file.js';
-import { finding, pinningResolver, type PinnedCommit } from './resolver.js';
-import type { GitSource } from './source.js';
+} from '../sources/lock-file.js';
+import { finding, pinningResolver, type PinnedCommit } from '../sources/resolver.js';
+import type { GitSource } from '../sources/source.js';
 
 /**
  * `package-sdk lock` (compat §2.5): resolve the installation with every git tag fetched and extracted

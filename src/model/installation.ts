@@ -2,7 +2,7 @@
  * An `Installation` (compat-package-sdk-install.md §1): which packages an environment gets and from
  * where. Its packages, once resolved, are the `Workspace`'s packages.
  */
-import type { SourceDocument } from '../load/document.js';
+import type { SourceDocument } from '../json/document.js';
 import type { PackageSource } from './package.js';
 
 export interface InstallationEntry {

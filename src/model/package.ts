@@ -2,7 +2,7 @@
  * The package model: what discovery produces and every later stage reads. Each object keeps its
  * `SourceDocument`, so a finding about it can point at the exact node.
  */
-import type { SourceDocument } from '../load/document.js';
+import type { SourceDocument } from '../json/document.js';
 import type { ObjectKind } from './kinds.js';
 
 /** Where a package comes from, as the installation (and packages.lock) writes it. */

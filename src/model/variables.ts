@@ -2,8 +2,8 @@
  * Installation variables `${NAME}` (compat-package-sdk-check.md §1.5). The model keeps raw values:
  * substitution belongs to plan and check, which also decide what is declared and what is unused.
  */
-import type { SourceDocument } from '../load/document.js';
-import { childPointer } from '../load/pointer.js';
+import type { SourceDocument } from '../json/document.js';
+import { childPointer } from '../json/pointer.js';
 import type { Span } from './finding.js';
 
 export const VARIABLE_PATTERN = /\$\{([A-Z][A-Z0-9_]*)\}/g;

@@ -3,7 +3,7 @@
  * and identity, and visibility — an object sees its own package and the transitive closure of its
  * `requires`, never the other packages of the installation (compat-package-sdk-check.md §1.4).
  */
-import type { SourceDocument } from '../load/document.js';
+import type { SourceDocument } from '../json/document.js';
 import type { Finding } from './finding.js';
 import type { Installation } from './installation.js';
 import type { ObjectKind } from './kinds.js';

@@ -9,10 +9,10 @@
  * stopped half-way (killed, network down) is completed by planning and applying again.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { CoreHttpError } from '../core/client.js';
-import { recordedServer } from '../core/connect.js';
-import { contentHash } from '../lock/content-hash.js';
-import { canonicalJson } from './canonical.js';
+import { CoreHttpError } from '../client/client.js';
+import { recordedServer } from '../client/connect.js';
+import { contentHash } from '../sources/content-hash.js';
+import { canonicalJson } from '../json/canonical.js';
 import { catalogSteps, installerObjects } from './catalog.js';
 import { packageFiles, requestCorePlan } from './core-section.js';
 import { INFO_KEYS, readPlanFile, type Change, type CoreSection, type PlanDocument, type Section } from './document.js';

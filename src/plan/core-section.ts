@@ -7,7 +7,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Package } from '../model/package.js';
-import type { CoreClient, CoreAnswer } from '../core/client.js';
+import type { CoreClient, CoreAnswer } from '../client/client.js';
 import type { CorePlan, CoreSection } from './document.js';
 import { PlanRefusal } from './refusal.js';
 import { substitute } from './variables.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { digest, prettyJson } from './canonical.js';
+import { digest, prettyJson } from '../json/canonical.js';
 import { PlanRefusal } from './refusal.js';
 
 export const PLAN_FORMAT = 'package-sdk.plan/v1';
@@ -148,7 +148,7 @@ export async function readPlanFile(path: string): Promise<SealedPlan> {
 
 /** The first problem of a document against `schema/v1/plan.schema.json`, or undefined. */
 export async function planSchemaProblem(document: unknown): Promise<string | undefined> {
-  const [{ validatorFor }, { reduceSchemaErrors }] = await Promise.all([import('../check/validators.js'), import('../check/schema-errors.js')]);
+  const [{ validatorFor }, { reduceSchemaErrors }] = await Promise.all([import('../schema/validators.js'), import('../schema/errors.js')]);
   const validate = await validatorFor('plan');
   if (validate(document)) return undefined;
   const [first] = reduceSchemaErrors(validate.errors ?? []);

@@ -3,4 +3,4 @@ export { plan, DEFAULT_REPLAY_LIMIT, type PlanOptions, type PlanResult } from '.
 export { apply, type ApplyOptions, type ApplyResult, type AppliedChange } from './apply.js';
 export { readPlanFile, PLAN_FORMAT, type PlanDocument, type Section, type Change, type Operation } from './document.js';
 export { PlanRefusal } from './refusal.js';
-export { canonicalJson, digest } from './canonical.js';
+export { canonicalJson, digest } from '../json/canonical.js';

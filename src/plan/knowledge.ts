@@ -4,7 +4,7 @@
  * packs each workspace works with.
  */
 import type { PackageObject } from '../model/package.js';
-import { CoreHttpError } from '../core/client.js';
+import { CoreHttpError } from '../client/client.js';
 import type { Change, EnableItem } from './document.js';
 import { PlanRefusal } from './refusal.js';
 import { specOf, versionText, type SectionContext, type Step } from './section.js';

@@ -2,7 +2,7 @@
  * The `notification-rules` section (compat-package-sdk-install §4.5, §5.3): the notification service
  * validates every rule first (one bad rule stops the plan), then says which rules would get a new version.
  */
-import { CoreHttpError, type CoreClient } from '../core/client.js';
+import { CoreHttpError, type CoreClient } from '../client/client.js';
 import type { PackageObject } from '../model/package.js';
 import { PlanRefusal } from './refusal.js';
 import { specOf, type SectionContext, type Step } from './section.js';

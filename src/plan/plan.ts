@@ -4,9 +4,9 @@
  * anything — and the result sealed by `planHash` into a file that only `apply` uses.
  */
 import { dirname, relative, resolve, sep } from 'node:path';
-import type { CoreClient } from '../core/client.js';
-import { recordedServer, withCore, type CoreConnection } from '../core/connect.js';
-import type { Seed } from '../core/server/seed.js';
+import type { CoreClient } from '../client/client.js';
+import { recordedServer, withCore, type CoreConnection } from '../client/connect.js';
+import type { Seed } from '../server/seed.js';
 import { versionSatisfies } from '../model/semver-range.js';
 import { catalogSteps } from './catalog.js';
 import { blockingProblems, coreSection, isCorePackage, packageFiles, requestCorePlan } from './core-section.js';

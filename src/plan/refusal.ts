@@ -50,7 +50,7 @@ export function stale(reason: string): PlanRefusal {
 export async function asRefusal(error: unknown): Promise<PlanRefusal | undefined> {
   if (error instanceof PlanRefusal) return error;
   const [{ CoreHttpError, CoreTransportError, ServerAddressError }, { MissingTokenError }] = await Promise.all([
-    import('../core/client.js'), import('../core/connect.js')]);
+    import('../client/client.js'), import('../client/connect.js')]);
   if (error instanceof ServerAddressError || error instanceof MissingTokenError) return new PlanRefusal(error.code, error.message, undefined, 2);
   if (error instanceof CoreTransportError) return new PlanRefusal(error.code, error.message, 'check --server and that the core is running');
   if (error instanceof CoreHttpError) return new PlanRefusal('core_rejected', error.message);

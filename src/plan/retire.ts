@@ -4,7 +4,7 @@
  * deprecated, processes and calendars retired — live instances run to completion. The plan asks the core
  * with a dry run (`:retire?dryRun=true`), which checks and answers without writing.
  */
-import { CoreHttpError } from '../core/client.js';
+import { CoreHttpError } from '../client/client.js';
 import type { Change } from './document.js';
 import { requireService } from './notifications.js';
 import { PlanRefusal } from './refusal.js';

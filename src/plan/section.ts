@@ -3,10 +3,10 @@
  * planned change carries the write that apply performs for it. Plan keeps the changes; apply rebuilds the
  * same steps, compares their changes with the plan, then runs their writes.
  */
-import type { CoreClient } from '../core/client.js';
+import type { CoreClient } from '../client/client.js';
 import type { PackageObject } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
-import { canonicalJson, pythonStr } from './canonical.js';
+import { canonicalJson, pythonStr } from '../json/canonical.js';
 import type { Change } from './document.js';
 import { substituteValue, type Variables } from './variables.js';
 

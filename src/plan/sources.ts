@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { isError, type Finding } from '../model/finding.js';
 import type { Installation } from '../model/installation.js';
 import type { Workspace } from '../model/workspace.js';
-import type { LockEntry } from '../lock/lock-file.js';
+import type { LockEntry } from '../sources/lock-file.js';
 import { PlanRefusal } from './refusal.js';
 
 export interface LoadedInstallation {
@@ -22,7 +22,7 @@ export interface LoadedInstallation {
 
 export async function loadInstallation(install: string, options: { cwd?: string; cacheDir?: string } = {}): Promise<LoadedInstallation> {
   const [{ check }, { gitSourceResolver, sameSource }, { contentHash }, { lockHash, readLock, LOCK_FILE_NAME, LockFileError }, { isLocalUrl }] = await Promise.all([
-    import('../check/index.js'), import('../lock/resolver.js'), import('../lock/content-hash.js'), import('../lock/lock-file.js'), import('../lock/source.js')]);
+    import('../check/index.js'), import('../sources/resolver.js'), import('../sources/content-hash.js'), import('../sources/lock-file.js'), import('../sources/source.js')]);
   const resolveGitSource = gitSourceResolver({ strict: true, installFile: install, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) });
   const { report, workspace } = await check({ install, resolveGitSource, ...(options.cwd ? { cwd: options.cwd } : {}) });
   const errors = report.errors.filter((finding) => !isLocalGitUrlFinding(finding, workspace.installation, isLocalUrl));

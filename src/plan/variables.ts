@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { VARIABLE_PATTERN, findVariables } from '../model/variables.js';
 import type { Installation } from '../model/installation.js';
 import type { Package } from '../model/package.js';
-import type { CoreClient } from '../core/client.js';
-import { digest, pythonStr } from './canonical.js';
+import type { CoreClient } from '../client/client.js';
+import { digest, pythonStr } from '../json/canonical.js';
 import { PlanRefusal } from './refusal.js';
 
 export type Environment = Readonly<Record<string, string>>;

@@ -2,7 +2,7 @@
  * The data of a process: its JSON Schema (inline or in a file of its own) and what a data path names in it.
  */
 import { isMapping } from '../load/package.js';
-import { pointerSegments } from '../load/pointer.js';
+import { pointerSegments } from '../json/pointer.js';
 import type { PackageObject } from '../model/package.js';
 
 /** `/spec/stages/0/steps/2` → `spec.stages[0].steps[2]`: how a message names a place in a process. */

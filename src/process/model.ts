@@ -8,7 +8,7 @@
  * so a finding can point at it and a consumer can read a field the model does not type.
  */
 import { isMapping } from '../load/package.js';
-import { childPointer } from '../load/pointer.js';
+import { childPointer } from '../json/pointer.js';
 
 export const STEP_KINDS = [
   'human', 'approve', 'call', 'decide', 'recall', 'remember', 'listen', 'wait', 'set', 'raise', 'compensate', 'fork', 'try',

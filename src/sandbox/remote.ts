@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { withCore } from '../core/connect.js';
+import { withCore } from '../client/connect.js';
 import { loadTargets } from '../load/targets.js';
 import type { Finding } from '../model/finding.js';
 import type { ProcessCoverage, TestOptions, TestReport } from './index.js';

@@ -3,7 +3,7 @@
  * the steps in order and stops at the first that fails, pointing at it in the file.
  */
 import { createEnvironment, evaluate, type CelEnvironment } from '../cel/index.js';
-import type { SourceDocument } from '../load/document.js';
+import type { SourceDocument } from '../json/document.js';
 import type { Catalog } from './catalog.js';
 import { MockBook } from './mocks.js';
 import { processRun } from './process-test.js';

@@ -3,7 +3,7 @@
  * (fields not given are not checked), numbers compare by value (`120` is `120.0`), instants by the moment they
  * name, and data is addressed by dotted paths (`purchase.customer.inn`).
  */
-import { isRecord } from '../cel/json-path.js';
+import { isRecord } from '../json/walk.js';
 
 export { isRecord };
 

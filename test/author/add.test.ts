@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addObject } from '../../src/author/add.js';
 import { AUTHOR_KINDS, resolveKind } from '../../src/author/kinds.js';
-import { AuthorRefusal } from '../../src/author/write.js';
+import { AuthorRefusal } from '../../src/fs/write.js';
 import { check } from '../../src/check/index.js';
 
 let root: string;

@@ -7,7 +7,7 @@ import { applyBundle, connection, listBundles, showBundle } from '../../src/bund
 import { BundleFailure, trustKey } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
 import { signBundleFile } from '../../src/bundle/signature.js';
-import { startLocalCore } from '../../src/core/local.js';
+import { startLocalCore } from '../../src/server/local.js';
 import { runCli } from '../support/cli.js';
 import { KEYS, REPAIR_BUNDLE, REPAIR_FACTS, RFC_KEY_ID, SPEC_BUNDLE, tamperedRepairText, tempDir } from './helpers.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BundleFailure, trustKey } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
-import { renderTrace, renderValidation } from '../../src/bundle/render.js';
+import { renderTrace, renderValidation } from '../../src/report/bundle.js';
 import { runBundleFile } from '../../src/bundle/run.js';
 import { signatureFileText, signBundleFile, verifyBundleFile } from '../../src/bundle/signature.js';
 import { validateBundleFiles } from '../../src/bundle/validate.js';

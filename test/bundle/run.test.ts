@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, parseJson } from '../../src/bundle/index.js';
 import { runBundle, type RunOptions } from '../../src/bundle/run.js';
 import { renderString, renderValue, collectTemplates, TemplateError } from '../../src/bundle/template.js';
-import type { JsonObject } from '../../src/bundle/json.js';
+import type { JsonObject } from '../../src/json/parse.js';
 import { REPAIR_INPUT, REPAIR_TOOLS, repairText, specText } from './helpers.js';
 
 const tools = parseJson(readFileSync(REPAIR_TOOLS, 'utf8')).value as JsonObject;

@@ -10,7 +10,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const CATALOG = new Set(codeCatalog().map((info) => info.code));
 
 /** The sources of findings and refusals: check, loading, the lock, plan and apply, and the core client errors plan refuses with. */
-const EMITTERS = ['src/check', 'src/load', 'src/lock', 'src/plan', 'src/core/client.ts', 'src/core/connect.ts'];
+const EMITTERS = ['src/check', 'src/load', 'src/sources', 'src/lock', 'src/plan', 'src/client'];
 
 /** The snake_case words of those sources that are no code of package-sdk, and what they are. */
 const NOT_CODES: Record<string, string> = {

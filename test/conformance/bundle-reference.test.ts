@@ -12,11 +12,11 @@ import {
   bundleDigest, canonicalBundleBytes, canonicalJson, loadPublicKey, loadSigningKey, parseJson, signatureFileText, signBundleValue, trustKey,
   validateBundle, verifyBundleSignature,
 } from '../../src/bundle/index.js';
-import type { JsonObject } from '../../src/bundle/json.js';
-import { renderTrace } from '../../src/bundle/render.js';
+import type { JsonObject } from '../../src/json/parse.js';
+import { renderTrace } from '../../src/report/bundle.js';
 import { runBundle, type RunOptions } from '../../src/bundle/run.js';
 import { signBundleFile } from '../../src/bundle/signature.js';
-import { startLocalCore } from '../../src/core/local.js';
+import { startLocalCore } from '../../src/server/local.js';
 import { paintFor } from '../../src/report/paint.js';
 import { KEYS, RFC_KEY_ID, root } from '../bundle/helpers.js';
 import { corpus } from './corpus.js';

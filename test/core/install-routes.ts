@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSeed } from '../../src/core/server/seed.js';
+import { parseSeed } from '../../src/server/seed.js';
 import { type Contracts, DESK, type TestCore, packageFiles, startTestCore } from './support.js';
 
 /**

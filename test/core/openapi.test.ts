@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderOpenApiFile } from '../../src/core/server/openapi.js';
+import { renderOpenApiFile } from '../../src/server/openapi.js';
 import { OPENAPI_FILE, type TestCore, startTestCore } from './support.js';
 
 /**

@@ -4,7 +4,7 @@ import { join, relative, sep } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
-import { type CoreServerOptions, type RunningCore, startCoreServer } from '../../src/core/server/server.js';
+import { type CoreServerOptions, type RunningCore, startCoreServer } from '../../src/server/server.js';
 
 export interface Answer<T = any> {
   status: number;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalCore } from '../../src/core/local.js';
+import { startLocalCore } from '../../src/server/local.js';
 import { call, OURS, startTestCore, tempDir, type TestCore } from './support.js';
 import { describeAuthRoutesAndBodies } from './transport.js';
 

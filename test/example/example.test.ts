@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { createAjv, SCHEMA_DIR, schemaFile, type SchemaName } from '../../src/check/ajv.js';
+import { createAjv, SCHEMA_DIR, schemaFile, type SchemaName } from '../../src/schema/ajv.js';
 import { loadPackage } from '../../src/load/package.js';
 import { loadSourceFile } from '../../src/load/source.js';
 import type { Finding } from '../../src/model/finding.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { SourceDocument } from '../../src/load/document.js';
+import type { SourceDocument } from '../../src/json/document.js';
 import { lineStartsOf } from '../../src/load/load-finding.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SourceDocument } from '../../src/load/document.js';
+import type { SourceDocument } from '../../src/json/document.js';
 import { ALIAS_EXPANSION_LIMIT, parseYaml } from '../../src/load/yaml.js';
 import { expectExactScalarMap } from './expect-scalar.js';
 

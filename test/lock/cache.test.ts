@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cacheRoot, withSourceLock } from '../../src/lock/cache.js';
+import { cacheRoot, withSourceLock } from '../../src/sources/cache.js';
 import { Sandbox } from './repos.js';
 
 let sandbox: Sandbox;

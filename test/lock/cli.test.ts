@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkoutsDir, sourceDir } from '../../src/lock/cache.js';
+import { checkoutsDir, sourceDir } from '../../src/sources/cache.js';
 import { lock } from '../../src/lock/lock.js';
 import { installation, manifest, runCli, Sandbox } from './repos.js';
 

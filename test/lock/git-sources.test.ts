@@ -2,13 +2,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkoutDir, sourceDir } from '../../src/lock/cache.js';
-import { contentHash } from '../../src/lock/content-hash.js';
-import { readLock, type LockEntry } from '../../src/lock/lock-file.js';
+import { checkoutDir, sourceDir } from '../../src/sources/cache.js';
+import { contentHash } from '../../src/sources/content-hash.js';
+import { readLock, type LockEntry } from '../../src/sources/lock-file.js';
 import { lock } from '../../src/lock/lock.js';
-import { gitSourceResolver } from '../../src/lock/resolver.js';
+import { gitSourceResolver } from '../../src/sources/resolver.js';
 import { loadTargets } from '../../src/load/targets.js';
-import type { GitSource } from '../../src/lock/source.js';
+import type { GitSource } from '../../src/sources/source.js';
 import { installation, manifest, Sandbox, writeFiles, type Repo } from './repos.js';
 
 let sandbox: Sandbox;

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validatorFor } from '../../src/check/validators.js';
-import { byCodePoint, canonicalJson, digest } from '../../src/plan/canonical.js';
-import { sourceDir, treeSegment } from '../../src/lock/cache.js';
-import { contentHash, hashedFiles } from '../../src/lock/content-hash.js';
-import { lockHash, type LockEntry } from '../../src/lock/lock-file.js';
+import { validatorFor } from '../../src/schema/validators.js';
+import { byCodePoint, canonicalJson, digest } from '../../src/json/canonical.js';
+import { sourceDir, treeSegment } from '../../src/sources/cache.js';
+import { contentHash, hashedFiles } from '../../src/sources/content-hash.js';
+import { lockHash, type LockEntry } from '../../src/sources/lock-file.js';
 import { lock } from '../../src/lock/lock.js';
 import { PROJECT, Sandbox, writeFiles } from './repos.js';
 

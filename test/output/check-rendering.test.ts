@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { codeCatalog } from '../../src/check/catalog.js';
 import { check } from '../../src/check/index.js';
-import type { Format } from '../../src/check/cli.js';
+import type { Format } from '../../src/cli/check.js';
 import { allFindings, renderCheckText, summaryLine } from '../../src/report/check.js';
 import { renderGithub } from '../../src/report/github.js';
 import { paintFor } from '../../src/report/paint.js';

@@ -7,8 +7,8 @@
 import { Errors } from '@oclif/core';
 import { describe, expect, it } from 'vitest';
 import { BundleFailure } from '../../src/bundle/failure.js';
-import { runCheckRequest } from '../../src/check/cli.js';
-import { errorJson, exitStatusOf } from '../../src/report/json-error.js';
+import { runCheckRequest } from '../../src/cli/check.js';
+import { errorJson, exitStatusOf } from '../../src/cli/json-command.js';
 import { runCli } from '../support/cli.js';
 import { schemaErrors, shapeText } from './support.js';
 

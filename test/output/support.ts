@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { createAjv } from '../../src/check/ajv.js';
+import { createAjv } from '../../src/schema/ajv.js';
 import { ROOT } from '../support/cli.js';
 
 export const CLI_SCHEMA_DIR = join(ROOT, 'schema/v1/cli');

@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CoreClient, CoreHttpError, CoreTransportError, serverBase, staticToken, type TokenProvider } from '../../src/core/client.js';
+import { CoreClient, CoreHttpError, CoreTransportError, serverBase, staticToken, type TokenProvider } from '../../src/client/client.js';
 import { startTestCore, type TestCore } from '../core/support.js';
 
 describe('serverBase', () => {

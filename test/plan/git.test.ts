@@ -3,9 +3,9 @@
  * commit and contentHash held strictly, the local core over HTTP.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readLock } from '../../src/lock/lock-file.js';
+import { readLock } from '../../src/sources/lock-file.js';
 import { lock } from '../../src/lock/lock.js';
-import { lockHash } from '../../src/lock/lock-file.js';
+import { lockHash } from '../../src/sources/lock-file.js';
 import { apply } from '../../src/plan/apply.js';
 import { plan } from '../../src/plan/plan.js';
 import { startTestCore, type TestCore } from '../core/support.js';

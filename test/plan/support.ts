@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { parseSeed } from '../../src/core/server/seed.js';
+import { parseSeed } from '../../src/server/seed.js';
 import { startTestCore, type TestCore } from '../core/support.js';
 import { CLI } from '../support/cli.js';
 import { overlay } from '../support/overlay.js';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/load/json.js';
-import { lockHash } from '../../src/lock/lock-file.js';
-import { canonicalJson, digest, prettyJson, pythonStr } from '../../src/plan/canonical.js';
+import { lockHash } from '../../src/sources/lock-file.js';
+import { canonicalJson, digest, prettyJson, pythonStr } from '../../src/json/canonical.js';
 import { byParts } from '../../src/plan/core-section.js';
 import { planHashOf, readPlanFile, seal, writePlanFile, type PlanDocument } from '../../src/plan/document.js';
 

@@ -7,7 +7,7 @@ import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { parse } from 'yaml';
-import { createAjv, schemaFile, type SchemaName } from '../../src/check/ajv.js';
+import { createAjv, schemaFile, type SchemaName } from '../../src/schema/ajv.js';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schema/v1/', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/schema/', import.meta.url));

@@ -3,7 +3,7 @@
  * `context.facts` — so that no rule imports another to share a result, and no rule reads files itself.
  */
 import type { InstallVariable, JsonSchema } from '../../cel/index.js';
-import type { SourceDocument } from '../../load/document.js';
+import type { SourceDocument } from '../../json/document.js';
 import { isMapping } from '../../load/package.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import type { Workspace } from '../../model/workspace.js';

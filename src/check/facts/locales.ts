@@ -3,9 +3,9 @@
  * declares, which dictionaries are usable, and whether a key names a message. Read by the dictionary rules and
  * the screen rules alike.
  */
-import type { SourceDocument } from '../../load/document.js';
+import type { SourceDocument } from '../../json/document.js';
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import { lineStartsOf } from '../../load/load-finding.js';
 import { resolvePlain } from '../../load/yaml-scalars.js';
 import type { Dictionary, Package } from '../../model/package.js';

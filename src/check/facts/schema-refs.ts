@@ -4,9 +4,9 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { isRecord } from '../../cel/json-path.js';
-import type { SourceDocument } from '../../load/document.js';
-import { valueAt } from '../../load/pointer.js';
+import { isRecord } from '../../json/walk.js';
+import type { SourceDocument } from '../../json/document.js';
+import { valueAt } from '../../json/pointer.js';
 import { parseSource } from '../../load/source.js';
 import type { Package, PackageObject } from '../../model/package.js';
 

@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package } from '../../model/package.js';
 import { hintOf } from '../rule.js';

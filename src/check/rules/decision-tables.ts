@@ -5,7 +5,7 @@
  * (`unique`), and no rule hides behind the rules above it (`first`). docs/analysis.md states the exact rules.
  */
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import { closestName, didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { lookupDataField, processDataSchema, processModel } from '../../process/index.js';

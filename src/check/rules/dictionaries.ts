@@ -3,9 +3,9 @@
  * (and `defaultLocale`), each declared locale has its dictionary `i18n/<locale>.yaml`, and a dictionary is a
  * flat mapping of message keys to ICU MessageFormat texts.
  */
-import type { SourceDocument } from '../../load/document.js';
+import type { SourceDocument } from '../../json/document.js';
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import type { Package } from '../../model/package.js';
 import type { Workspace } from '../../model/workspace.js';
 import {

@@ -3,9 +3,9 @@
  * defaults and examples fit their kind, and the version ranges of `requires` and `engines` parse and admit
  * the versions at hand.
  */
-import { DEFAULT_CORE_VERSION } from '../../core/version.js';
+import { DEFAULT_CORE_VERSION } from '../../contract/version.js';
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import { parseRange, parseVersion, satisfies } from '../../model/semver-range.js';

@@ -8,9 +8,9 @@ import {
   checkExpression, createEnvironment, expressionProfile, processExpressions, processProfile,
   type CelEnvironment, type CheckResult, type PathRead, type JsonSchema, type Profile, type ProcessExpression,
 } from '../../cel/index.js';
-import type { SourceDocument } from '../../load/document.js';
+import type { SourceDocument } from '../../json/document.js';
 import { isMapping } from '../../load/package.js';
-import { childPointer, pointerSegments } from '../../load/pointer.js';
+import { childPointer, pointerSegments } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { lookupDataField, processModel } from '../../process/index.js';

@@ -1,5 +1,5 @@
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { dottedPath, processModel, STEP_KINDS_WITH_DUE, type ProcessElement } from '../../process/index.js';

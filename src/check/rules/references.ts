@@ -1,5 +1,5 @@
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject } from '../../model/package.js';
 import { dottedPath, processModel } from '../../process/index.js';

@@ -1,5 +1,5 @@
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import { CATALOG_KINDS } from '../../model/kinds.js';
 import type { PackageObject } from '../../model/package.js';

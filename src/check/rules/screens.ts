@@ -3,11 +3,11 @@
  * the reference's codes, what they name (sources, roles, views, components, skills, param schemas),
  * aggregates outside metrics, and the messages they show against the dictionaries.
  */
-import { forEachAt, isRecord } from '../../cel/json-path.js';
+import { forEachAt, isRecord } from '../../json/walk.js';
 import { parseSyntax, walkSyntax } from '../../cel/syntax.js';
 import { viewExpressions } from '../../cel/view-fields.js';
-import type { SourceDocument } from '../../load/document.js';
-import { childPointer, pointerSegments, valueAt } from '../../load/pointer.js';
+import type { SourceDocument } from '../../json/document.js';
+import { childPointer, pointerSegments, valueAt } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Finding } from '../../model/finding.js';
 import type { Package, PackageObject } from '../../model/package.js';

@@ -1,6 +1,6 @@
-import type { SourceDocument } from '../../load/document.js';
+import type { SourceDocument } from '../../json/document.js';
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import { dottedPath } from '../../process/index.js';
 import { defineRule } from '../rule.js';
 import { findCredentialMaterial, isSecretLikeName } from '../secrets.js';

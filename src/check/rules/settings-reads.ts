@@ -5,7 +5,7 @@
  * inside process and view expressions are the CEL checks' (src/cel), which resolve them with `settingsFieldAt`.
  */
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import { defineRule, type Place } from '../rule.js';

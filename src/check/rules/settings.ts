@@ -5,7 +5,7 @@
  * of each declared dictionary. Schema errors under `spec.settings` are reported here, in these codes.
  */
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import type { Finding } from '../../model/finding.js';
 import type { Package } from '../../model/package.js';
 import { fieldName, type SettingsProblem } from '../facts/settings.js';

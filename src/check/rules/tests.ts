@@ -3,8 +3,8 @@
  * it completes, approves and expects, the agents that act in it — exists, and what it gives the core is what
  * the core accepts. A test is about an object of its own package, never of its requires.
  */
-import { forEachAt, isRecord } from '../../cel/json-path.js';
-import { childPointer } from '../../load/pointer.js';
+import { forEachAt, isRecord } from '../../json/walk.js';
+import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject, PackageTest } from '../../model/package.js';

@@ -5,9 +5,9 @@
  */
 import { dirname, join } from 'node:path';
 import { checkExpression, createEnvironment, viewExpressions, viewProfile, type JsonSchema } from '../../cel/index.js';
-import type { SourceDocument } from '../../load/document.js';
+import type { SourceDocument } from '../../json/document.js';
 import { isMapping } from '../../load/package.js';
-import { pointerSegments } from '../../load/pointer.js';
+import { pointerSegments } from '../../json/pointer.js';
 import type { PackageObject } from '../../model/package.js';
 import { defineRule } from '../rule.js';
 import { EXPRESSION_CODES, reportDiagnostics } from '../expression-findings.js';

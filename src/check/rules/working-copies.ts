@@ -1,5 +1,5 @@
 import { isMapping } from '../../load/package.js';
-import { childPointer } from '../../load/pointer.js';
+import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import { defineRule } from '../rule.js';
 import { eachString } from '../values.js';

@@ -1,6 +1,6 @@
-import { JsonCommand } from '../../report/json-error.js';
+import { JsonCommand } from '../../cli/json-command.js';
 import { applyBundle, type ApplyResult, withServer } from '../../bundle/client.js';
-import { bundleFileArgs, serverFlags, signatureFlag } from '../../bundle/flags.js';
+import { bundleFileArgs, serverFlags, signatureFlag } from '../../cli/bundle-flags.js';
 
 export default class BundleApply extends JsonCommand {
   static override summary = 'Send a signed bundle to the control plane (POST /v1/bundles).';

@@ -1,7 +1,7 @@
-import { JsonCommand } from '../../report/json-error.js';
+import { JsonCommand } from '../../cli/json-command.js';
 import { type BundleListing, listBundles, withServer } from '../../bundle/client.js';
-import { serverFlags } from '../../bundle/flags.js';
-import { renderTable } from '../../bundle/render.js';
+import { serverFlags } from '../../cli/bundle-flags.js';
+import { renderTable } from '../../report/bundle.js';
 
 export default class BundleList extends JsonCommand {
   static override summary = 'List the bundles the control plane holds (GET /v1/bundles).';

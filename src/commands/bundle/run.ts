@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
-import { bundleFileArgs } from '../../bundle/flags.js';
+import { JsonCommand } from '../../cli/json-command.js';
+import { bundleFileArgs } from '../../cli/bundle-flags.js';
 import { paintFor } from '../../report/paint.js';
 import { BundleFailure } from '../../bundle/failure.js';
-import { renderTrace } from '../../bundle/render.js';
+import { renderTrace } from '../../report/bundle.js';
 import { type RunTrace, runBundleFile } from '../../bundle/run.js';
 
 export default class BundleRun extends JsonCommand {

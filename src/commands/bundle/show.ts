@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
+import { JsonCommand } from '../../cli/json-command.js';
 import { showBundle, withServer } from '../../bundle/client.js';
-import { serverFlags } from '../../bundle/flags.js';
-import { renderObject } from '../../bundle/render.js';
+import { serverFlags } from '../../cli/bundle-flags.js';
+import { renderObject } from '../../report/bundle.js';
 
 export default class BundleShow extends JsonCommand {
   static override summary = 'Show one stored bundle with its signature (GET /v1/bundles/{id}).';

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
-import { bundleFileArgs } from '../../bundle/flags.js';
-import { renderObject } from '../../bundle/render.js';
+import { JsonCommand } from '../../cli/json-command.js';
+import { bundleFileArgs } from '../../cli/bundle-flags.js';
+import { renderObject } from '../../report/bundle.js';
 import { signBundleFile, type SignedFile } from '../../bundle/signature.js';
 
 export default class BundleSign extends JsonCommand {

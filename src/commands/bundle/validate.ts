@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
+import { JsonCommand } from '../../cli/json-command.js';
 import { paintFor } from '../../report/paint.js';
-import { renderValidation } from '../../bundle/render.js';
+import { renderValidation } from '../../report/bundle.js';
 import { validateBundleFiles } from '../../bundle/validate.js';
 import type { BundleError, FileValidation } from '../../bundle/validate.js';
 

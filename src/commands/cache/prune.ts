@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
-import type { PruneReport } from '../../lock/prune.js';
+import { JsonCommand } from '../../cli/json-command.js';
+import type { PruneReport } from '../../sources/prune.js';
 
 export default class CachePrune extends JsonCommand {
   static override summary = 'Remove git checkouts that no lock file references.';
@@ -21,7 +21,7 @@ export default class CachePrune extends JsonCommand {
 
   async run(): Promise<PruneReport> {
     const { flags } = await this.parse(CachePrune);
-    const { prune, PruneRefusal } = await import('../../lock/prune.js');
+    const { prune, PruneRefusal } = await import('../../sources/prune.js');
     let report: PruneReport;
     try {
       report = await prune({ locks: flags.lock, all: flags.all });

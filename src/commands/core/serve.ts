@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
-import { DEFAULT_CORE_VERSION } from '../../core/version.js';
+import { JsonCommand } from '../../cli/json-command.js';
+import { DEFAULT_CORE_VERSION } from '../../contract/version.js';
 
 /** The one line `core serve --json` prints once the core listens (the token only when it was generated). */
 export interface ServeStarted {
@@ -37,8 +37,8 @@ export default class CoreServe extends JsonCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(CoreServe);
-    const { startCoreServer } = await import('../../core/server/server.js');
-    const { readSeed, SeedError } = await import('../../core/server/seed.js');
+    const { startCoreServer } = await import('../../server/server.js');
+    const { readSeed, SeedError } = await import('../../server/seed.js');
     let seed;
     try {
       seed = flags.seed ? readSeed(flags.seed) : undefined;

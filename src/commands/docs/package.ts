@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
+import { JsonCommand } from '../../cli/json-command.js';
 import type { PackageDocsResult } from '../../docs/package-readme.js';
 
 export default class DocsPackage extends JsonCommand {
@@ -28,7 +28,7 @@ when README.md is stale.`;
   async run(): Promise<PackageDocsResult> {
     const { args, flags } = await this.parse(DocsPackage);
     const { packageDocs } = await import('../../docs/package-readme.js');
-    const { exitOnRefusal } = await import('../../author/write.js');
+    const { exitOnRefusal } = await import('../../fs/write.js');
     try {
       const result = await packageDocs(args.dir, { write: flags.write });
       if (flags.check && !result.fresh) process.exitCode = 1;

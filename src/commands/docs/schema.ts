@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
+import { JsonCommand } from '../../cli/json-command.js';
 import type { SchemaDocsResult } from '../../docs/schema-reference.js';
 
 export default class DocsSchema extends JsonCommand {

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
+import { JsonCommand } from '../../cli/json-command.js';
 import { type GeneratedKeyFiles, writeKeyPair } from '../../bundle/keys.js';
-import { renderObject } from '../../bundle/render.js';
+import { renderObject } from '../../report/bundle.js';
 
 export default class KeysGenerate extends JsonCommand {
   static override summary = 'Make a publisher key pair: BASE.key (mode 0600) and BASE.pub, with a key_<ULID> id.';

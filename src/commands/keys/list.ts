@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
+import { JsonCommand } from '../../cli/json-command.js';
 import { base64url, dataDirectory, readTrustStore } from '../../bundle/keys.js';
-import { renderTable } from '../../bundle/render.js';
+import { renderTable } from '../../report/bundle.js';
 
 interface KeyListing {
   data: string;

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
-import { JsonCommand } from '../../report/json-error.js';
+import { JsonCommand } from '../../cli/json-command.js';
 import { dataDirectory, trustKey } from '../../bundle/keys.js';
-import { renderObject } from '../../bundle/render.js';
+import { renderObject } from '../../report/bundle.js';
 
 export default class KeysTrust extends JsonCommand {
   static override summary = "Trust a publisher key: writes it into the control plane's trust store, <data>/keys/trusted/<key_id>.pub.";

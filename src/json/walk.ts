@@ -2,7 +2,7 @@
  * Reading plain JSON values by path, for the tables of expression fields: `a/b` names, `*` every array item or
  * mapping value. Pointers follow RFC 6901, as findings do.
  */
-import { childPointer } from '../load/pointer.js';
+import { childPointer } from './pointer.js';
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

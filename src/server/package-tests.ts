@@ -6,11 +6,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { Reply } from '../core/server/route.js';
-import type { PackageTestRequest } from '../core/server/state.js';
-import { CoreError } from '../core/server/errors.js';
+import type { Reply } from './route.js';
+import type { PackageTestRequest } from './state.js';
+import { CoreError } from './errors.js';
 import { check } from '../check/index.js';
-import { runTests } from './index.js';
+import { runTests } from '../sandbox/index.js';
 import type { Finding } from '../model/finding.js';
 
 export async function testPackage(request: PackageTestRequest): Promise<Reply> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { byCodePoint, digest } from '../plan/canonical.js';
+import { byCodePoint, digest } from '../json/canonical.js';
 import { isLocalUrl } from './source.js';
 
 /**
@@ -84,7 +84,7 @@ export function lockHash(entries: readonly LockEntry[]): string {
 /** The first problem of a lock document against `schema/v1/lock.schema.json`, or undefined when valid. */
 export async function lockSchemaProblem(document: unknown): Promise<string | undefined> {
   const [{ validatorFor }, { reduceSchemaErrors }] = await Promise.all([
-    import('../check/validators.js'), import('../check/schema-errors.js')]);
+    import('../schema/validators.js'), import('../schema/errors.js')]);
   const validate = await validatorFor('lock');
   if (validate(withPublishedUrls(document))) return undefined;
   const [first] = reduceSchemaErrors(validate.errors ?? []);

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { schemaFile, type SchemaName } from './schema-names.js';
+import { schemaFile, type SchemaName } from './names.js';
 
 /** Export names of the precompiled module (identifiers) by schema. */
 export const PRECOMPILED_EXPORTS: Record<SchemaName, string> = {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { RunningCore } from './server/server.js';
-import type { Seed } from './server/seed.js';
-import type { PackageTester } from './server/state.js';
+import type { RunningCore } from './server.js';
+import type { Seed } from './seed.js';
+import type { PackageTester } from './state.js';
 
 export interface LocalCoreOptions {
   /** Where the state lives; default `.package-sdk/core` under the working directory. */
@@ -24,7 +24,7 @@ export const DEFAULT_LOCAL_CORE_DIR = '.package-sdk/core';
  * port. Stop it when done; its state stays in `dataDir` for the next run.
  */
 export async function startLocalCore(options: LocalCoreOptions = {}): Promise<{ url: string; token: string; stop(): Promise<void> }> {
-  const { startCoreServer } = await import('./server/server.js');
+  const { startCoreServer } = await import('./server.js');
   const core: RunningCore = await startCoreServer({
     dataDir: resolve(options.dataDir ?? DEFAULT_LOCAL_CORE_DIR),
     token: options.token ?? randomBytes(24).toString('base64url'),

@@ -4,12 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Finding } from '../model/finding.js';
-import type { Paint } from '../report/paint.js';
-import { renderFinding } from '../report/text.js';
-import { canonicalJson } from './canonical.js';
-import type { JsonValue } from './json.js';
-import type { RunTrace, StepTrace } from './run.js';
-import type { BundleError, FilesValidation } from './validate.js';
+import type { Paint } from './paint.js';
+import { renderFinding } from './text.js';
+import { canonicalJson } from '../json/kernos.js';
+import type { JsonValue } from '../json/parse.js';
+import type { RunTrace, StepTrace } from '../bundle/run.js';
+import type { BundleError, FilesValidation } from '../bundle/validate.js';
 
 function asFinding(error: BundleError): Finding {
   const at = error.details.path === '' ? '(root)' : error.details.path;

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalBytesOf, loadSigningKey, parseJson, publicKeyJson, readTrustStore, sha256Hex, validateBundle, verifyBundleSignatureValue } from '../../../bundle/index.js';
-import type { JsonObject, TrustedKey } from '../../../bundle/index.js';
-import { newId as newBundleId, writeKeyPair } from '../../../bundle/keys.js';
+import { canonicalBytesOf, loadSigningKey, parseJson, publicKeyJson, readTrustStore, sha256Hex, validateBundle, verifyBundleSignatureValue } from '../../bundle/index.js';
+import type { JsonObject, TrustedKey } from '../../bundle/index.js';
+import { newId as newBundleId, writeKeyPair } from '../../bundle/keys.js';
 import { CoreError } from '../errors.js';
 import type { Route } from '../route.js';
 

@@ -11,7 +11,7 @@ import { type Seed, applySeed } from './seed.js';
 import type { CoreState, PackageTester } from './state.js';
 import { Store } from './store.js';
 import { schemaCheck } from './validate.js';
-import { DEFAULT_CORE_VERSION } from '../version.js';
+import { DEFAULT_CORE_VERSION } from '../contract/version.js';
 
 export { DEFAULT_CORE_VERSION };
 
@@ -19,7 +19,7 @@ export { DEFAULT_CORE_VERSION };
 const UNAUTHORIZED_CODE: Record<Api, string> = { core: 'invalid_credentials', admin: 'invalid_credentials', notifications: 'invalid_token', kernos: 'unauthorized' };
 
 /** The sandbox's engine, loaded on the first `POST /packages:test` only. */
-const sandboxTester: PackageTester = async (request) => (await import('../../sandbox/serve.js')).testPackage(request);
+const sandboxTester: PackageTester = async (request) => (await import('./package-tests.js')).testPackage(request);
 
 /** Package files may be up to 1000 × 1 MB; a request beyond this is refused before it is read whole. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;

@@ -4,7 +4,7 @@
  * plan built against it records the fixed address `http://localhost/local`, and `apply --server local`
  * matches it.
  */
-import type { Seed } from './server/seed.js';
+import type { Seed } from '../server/seed.js';
 import { CoreClient, serverBase, staticToken } from './client.js';
 
 export const LOCAL_SERVER = 'local';
@@ -51,7 +51,7 @@ export async function withCore<T>(server: string, options: ConnectOptions, use: 
       ...(notifyUrl ? { notifications: new CoreClient(serverBase(notifyUrl), { token: notifyToken }) } : {}),
     });
   }
-  const { startLocalCore } = await import('./local.js');
+  const { startLocalCore } = await import('../server/local.js');
   const core = await startLocalCore({
     ...(options.localDataDir ? { dataDir: options.localDataDir } : {}),
     ...(options.localSeed ? { seed: options.localSeed } : {}),

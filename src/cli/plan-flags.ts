@@ -10,7 +10,7 @@ export const envFlag = {
  * stderr, unwrapped; exit 1 (2 for usage). Anything else is a bug and keeps its stack trace.
  */
 export async function endWithRefusal(command: Command, error: unknown): Promise<never> {
-  const { asRefusal } = await import('./refusal.js');
+  const { asRefusal } = await import('../plan/refusal.js');
   const refusal = await asRefusal(error);
   if (!refusal) throw error;
   if (command.jsonEnabled()) command.error(refusal.message, { exit: refusal.exitCode, code: refusal.code });

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { byCodePoint } from '../plan/canonical.js';
+import { byCodePoint } from '../json/canonical.js';
 
 /**
  * `contentHash` of a package directory, byte-compatible with the reference installer (compat §2.3):

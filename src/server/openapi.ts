@@ -1,4 +1,4 @@
-import { DEFAULT_CORE_VERSION } from '../version.js';
+import { DEFAULT_CORE_VERSION } from '../contract/version.js';
 import type { Route } from './route.js';
 import { ROUTES } from './routes/index.js';
 import { COMPONENT_SCHEMAS } from './schemas.js';

@@ -6,7 +6,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { JsonNumber, type JsonValue, parseJson } from './json.js';
+import { JsonNumber, type JsonValue, parseJson } from './parse.js';
 
 const U64_MAX = 2n ** 64n - 1n;
 const I64_MIN = -(2n ** 63n);

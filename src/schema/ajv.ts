@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats';
 /** The public schemas: what editors load and what stage 1 of `check` validates against. */
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schema/v1/', import.meta.url));
 
-export { schemaFile, type SchemaName } from './schema-names.js';
+export { schemaFile, type SchemaName } from './names.js';
 
 /** Annotation keywords of editors (yaml-language-server, VS Code) that ajv's strict mode must know. */
 const EDITOR_KEYWORDS = ['markdownDescription', 'deprecationMessage', 'defaultSnippets', 'errorMessage', 'x-intellij-html-description'];

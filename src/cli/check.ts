@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { CodeInfo } from './catalog.js';
-import type { CheckReport } from './index.js';
+import type { CodeInfo } from '../check/catalog.js';
+import type { CheckReport } from '../check/index.js';
 
 export const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -41,7 +41,7 @@ export interface CheckOutcome {
 
 export async function runCheckRequest(request: CheckRequest, version: string): Promise<CheckOutcome> {
   if (request.listRules) return listRules(request.json);
-  const { check } = await import('./index.js');
+  const { check } = await import('../check/index.js');
   if (request.cache) await useCheckCache();
   const { workspace, report } = await check({
     ...(request.install ? { install: request.install } : {}),
@@ -101,12 +101,12 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
 }
 
 async function useCheckCache(): Promise<void> {
-  const [{ ParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../lock/cache.js')]);
+  const [{ ParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../sources/cache.js')]);
   useParseCache(new ParseCache(`${cacheRoot()}/check`));
 }
 
 async function listRules(json: boolean): Promise<CheckOutcome> {
-  const { codeCatalog } = await import('./catalog.js');
+  const { codeCatalog } = await import('../check/catalog.js');
   const codes = codeCatalog();
   if (json) return { result: { codes }, exitCode: 0 };
   return { result: { codes }, output: renderCodeList(codes), exitCode: 0 };
@@ -131,7 +131,7 @@ async function render(format: Format, report: CheckReport, version: string, sour
       return JSON.stringify(report, null, 2);
     case 'sarif': {
       const { renderSarif } = await import('../report/sarif.js');
-      const { codeCatalog } = await import('./catalog.js');
+      const { codeCatalog } = await import('../check/catalog.js');
       return renderSarif(allFindings(report), { version, summaries: new Map(codeCatalog().map((info) => [info.code, info.summary])) });
     }
     case 'github': {

@@ -15,10 +15,10 @@
  * by the step itself (a human step's form schema, a decision table's outputs), and the `do` of a
  * `try.catch[]` clause sees the error under its `as` name — which may shadow a built-in name, even `settings`.
  */
-import type { Profile } from './environment.js';
-import type { CelTypeName } from './check.js';
-import { forEachAt, forEachEntry, forEachItem, isRecord } from './json-path.js';
-import { SIMPLE_TYPE_SCHEMAS, type JsonSchema } from './types.js';
+import type { Profile } from '../cel/environment.js';
+import type { CelTypeName } from '../cel/check.js';
+import { forEachAt, forEachEntry, forEachItem, isRecord } from '../json/walk.js';
+import { SIMPLE_TYPE_SCHEMAS, type JsonSchema } from '../cel/types.js';
 
 export type Expected = CelTypeName | readonly CelTypeName[] | undefined;
 

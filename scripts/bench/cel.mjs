@@ -40,7 +40,9 @@ export function generateProcess(count = EXPRESSIONS) {
 }
 
 export async function run({ root = fileURLToPath(new URL('../../', import.meta.url)), median } = {}) {
-  const cel = await import(new URL('dist/cel/index.js', `file://${root.endsWith('/') ? root : `${root}/`}`).href);
+  const dist = (module) => new URL(`dist/${module}`, `file://${root.endsWith('/') ? root : `${root}/`}`).href;
+  const cel = await import(dist('cel/index.js'));
+  const processes = await import(dist('process/index.js'));
   const spec = generateProcess();
   const settings = { type: 'object', properties: { threshold: { type: 'integer' } } };
   const samples = [];
@@ -49,10 +51,10 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
   for (let r = 0; r <= RUNS; r++) {
     const start = process.hrtime.bigint();
     const cpuStart = process.cpuUsage();
-    const base = cel.processProfile(spec, settings);
+    const base = processes.processProfile(spec, settings);
     const env = cel.createEnvironment(base);
     let findings = 0;
-    const expressions = cel.processExpressions(spec).slice(0, EXPRESSIONS);
+    const expressions = processes.processExpressions(spec).slice(0, EXPRESSIONS);
     for (const e of expressions) findings += cel.checkExpression(env, e.source, { expected: e.expected }).diagnostics.length;
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const cpu = process.cpuUsage(cpuStart);
@@ -61,7 +63,7 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
     if (r > 0) samples.push(checked / seconds);
     if (r > 0) cpuSamples.push(checked / ((cpu.user + cpu.system) / 1e6));
   }
-  const env = cel.createEnvironment(cel.processProfile(spec, settings));
+  const env = cel.createEnvironment(processes.processProfile(spec, settings));
   const guard = 'data.n1 > 10.0 && data.items.exists(l, l.qty > 2)';
   const data = { n1: 12.5, items: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 3 }] };
   const evaluations = 20_000;

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { CoreClient, CoreHttpError, CoreTransportError, isSafeTransport, staticToken } from '../client/client.js';
 import { BundleFailure } from './failure.js';
 import { defaultSignatureFile, readJsonFile } from './file.js';
+import { noLocalCore, type LocalCoreStarter } from '../contract/local-core.js';
 
 export const DEFAULT_SERVER = 'http://127.0.0.1:7401';
 
@@ -91,11 +92,12 @@ export async function showBundle(conn: Connection, id: string): Promise<Record<s
  * Runs `use` against `--server`: a URL, or `local` for the embedded core on a loopback port with its
  * data (and trust store, `keys/trusted/`) in `.package-sdk/core`, stopped afterwards.
  */
-export async function withServer<T>(server: string | undefined, token: string | undefined, use: (conn: Connection) => Promise<T>): Promise<T> {
+export async function withServer<T>(
+  server: string | undefined, token: string | undefined, use: (conn: Connection) => Promise<T>, localCore?: LocalCoreStarter,
+): Promise<T> {
   if (server !== 'local') return use(connection(server, token));
-  // Loaded only here, so the other commands never load the server and its database.
-  const { startLocalCore } = await import('../server/local.js');
-  const core = await startLocalCore(token === undefined ? {} : { token });
+  if (localCore === undefined) throw noLocalCore();
+  const core = await localCore(token === undefined ? {} : { token });
   try {
     return await use(connection(core.url, core.token));
   } finally {

@@ -19,10 +19,10 @@
  */
 import { didYouMean } from '../model/did-you-mean.js';
 import { parseDuration } from './duration.js';
-import { AGGREGATES, OBJECT_TYPE_PREFIX, type CelEnvironment } from './environment.js';
-import { ISO_DURATION_FUNCTION, LIBRARY_TYPE_NAMES } from './functions.js';
+import type { CelEnvironment } from './environment.js';
+import { AGGREGATES, ISO_DURATION_FUNCTION, LIBRARY_TYPE_NAMES } from './functions.js';
 import { substituteVariables, type InstallVariable, type Substituted } from './install-variables.js';
-import { describeShape, lookupPath, type CelShape } from './types.js';
+import { describeShape, lookupPath, OBJECT_TYPE_PREFIX, type CelShape } from './types.js';
 
 export type CelCode =
   | 'expression_syntax_error'
@@ -58,6 +58,9 @@ export interface CelDiagnostic {
 
 /** A type an expression may be required to give. Object types count as `map`. */
 export type CelTypeName = 'bool' | 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'timestamp' | 'duration' | 'list' | 'map' | 'null';
+
+/** What a field needs of its expression: one type, one of several, or anything (undefined). */
+export type Expected = CelTypeName | readonly CelTypeName[] | undefined;
 
 export interface CheckOptions {
   /** What the field needs; `dyn` results always pass (they are checked when evaluated). */
@@ -120,6 +123,9 @@ export interface CheckedExpression {
   program?: (context: Record<string, unknown>) => unknown;
 }
 
+/** What each environment checked: by source text, then by expected type and substituted text. */
+const CHECKED = new WeakMap<CelEnvironment, Map<string, Map<string, CheckedExpression>>>();
+
 /** Check an expression in an environment. Results are cached per environment and text: treat them as read-only. */
 export function checkExpression(env: CelEnvironment, source: string, options: CheckOptions = {}): CheckResult {
   return checkedExpression(env, source, options).result;
@@ -129,8 +135,10 @@ export function checkExpression(env: CelEnvironment, source: string, options: Ch
 export function checkedExpression(env: CelEnvironment, source: string, options: CheckOptions = {}): CheckedExpression {
   const substituted = substituteVariables(source, options.variables);
   // Keyed first by the source string itself: V8 keeps a string's hash, so the lookup does not rehash the text.
-  let bySource = env.checked.get(source);
-  if (bySource === undefined) env.checked.set(source, (bySource = new Map()));
+  let checked = CHECKED.get(env);
+  if (checked === undefined) CHECKED.set(env, (checked = new Map()));
+  let bySource = checked.get(source);
+  if (bySource === undefined) checked.set(source, (bySource = new Map()));
   const key = substituted.text === source ? expectedKey(options.expected) : `${expectedKey(options.expected)}\u0000${substituted.text}`;
   let entry = bySource.get(key);
   if (entry === undefined) {

@@ -12,10 +12,9 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import {
-  BOOL, DYN, DYN_MAP, INT, STRING, TIMESTAMP, objectShape, shapeOf,
+  BOOL, DYN, DYN_MAP, INT, OBJECT_TYPE_PREFIX, STRING, TIMESTAMP, objectShape, shapeOf,
   type CelShape, type JsonSchema,
 } from './types.js';
-import type { CheckedExpression } from './check.js';
 import { CalendarNamespace } from './calendar.js';
 import { LIBRARY_TYPE_NAMES, registerProfileFunctions, SYNC } from './functions.js';
 
@@ -50,8 +49,6 @@ export interface CelEnvironment {
   readonly cel: Environment;
   /** @internal object types registered for shapes, for evaluation and for hints */
   readonly objectTypes: ReadonlyMap<CelShape, ObjectType>;
-  /** @internal check results by source text, then by expected type and substituted text */
-  readonly checked: Map<string, Map<string, CheckedExpression>>;
 }
 
 /** A CEL object type made for an object shape: its name, field names and the class its values are instances of. */
@@ -61,10 +58,8 @@ export interface ObjectType {
   make(fields: Record<string, unknown>): object;
 }
 
-/** The name our object types carry inside the library; messages strip it. */
-export const OBJECT_TYPE_PREFIX = 'taimen.';
 
-export const AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
+
 
 const OPTIONS = { enableOptionalTypes: true, homogeneousAggregateLiterals: false, unlistedVariablesAreDyn: false };
 
@@ -141,7 +136,6 @@ export function createEnvironment(profile: Profile): CelEnvironment {
     settingsAreSettings: !Object.hasOwn(profile.extraVariables ?? {}, 'settings'),
     cel,
     objectTypes: registrar.objectTypes,
-    checked: new Map(),
   };
 }
 

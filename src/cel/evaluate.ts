@@ -13,8 +13,8 @@ import { checkedExpression } from './check.js';
 import { formatDuration, parseDuration } from './duration.js';
 import type { CelEnvironment, ObjectType } from './environment.js';
 import type { InstallVariable } from './install-variables.js';
-import { isRecord } from '../json/walk.js';
 import type { CelShape } from './types.js';
+import { isRecord } from '../json/guards.js';
 
 export interface EvaluateOptions {
   variables?: Readonly<Record<string, InstallVariable>>;

@@ -7,6 +7,9 @@ import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { CalendarNamespace } from './calendar.js';
 import { parseDuration } from './duration.js';
 
+/** Functions over all the records of a view's source, allowed in metrics and chart blocks only. */
+export const AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
+
 /** What the library calls the types that the profile calls `timestamp` and `duration`. */
 export const LIBRARY_TYPE_NAMES: Readonly<Record<string, string>> = {
   timestamp: 'google.protobuf.Timestamp',

@@ -12,17 +12,13 @@
 export { createEnvironment, type CelEnvironment, type Profile } from './environment.js';
 export {
   checkExpression, CEL_CODES, LIMITS,
-  type CelCode, type CelDiagnostic, type CelTypeName, type CheckOptions, type CheckResult, type PathRead,
+  type CelCode, type CelDiagnostic, type CelTypeName, type CheckOptions, type Expected, type CheckResult, type PathRead,
 } from './check.js';
 export { evaluate, CelEvaluationError, type EvaluateOptions } from './evaluate.js';
 export { CalendarNamespace, type CalendarLookup, type WorkCalendar } from './calendar.js';
 export { substituteVariables, type InstallVariable } from './install-variables.js';
 export { parseDuration, formatDuration } from './duration.js';
 export type { JsonSchema } from './types.js';
-export {
-  PROCESS_FIELDS, PROCESS_ERROR_SCHEMA, expressionProfile, processExpressions, processProfile,
-  type Expected, type FieldTarget, type ProcessExpression, type ShapeName,
-} from '../process/expressions.js';
 export {
   VIEW_FIELDS, PROCESS_RECORD_SCHEMA, viewExpressions, viewProfile,
   type ViewExpression, type ViewField, type ViewProfileOptions,

@@ -1,3 +1,7 @@
+import { isRecord } from '../json/guards.js';
+
+/** The name our object types carry inside the library; messages strip it. */
+export const OBJECT_TYPE_PREFIX = 'taimen.';
 /**
  * CEL types of the `taimen/1` profile, derived from JSON Schema.
  *
@@ -11,7 +15,6 @@
  * declared properties, object with only `additionalProperties: <schema>` → map, anything else → dyn. A nullable
  * type (`type: [string, "null"]`) is dyn: CEL has no nullable scalars and the value may be null at run time.
  */
-import { isRecord } from '../json/walk.js';
 
 export type JsonSchema = Record<string, unknown> | boolean;
 

@@ -9,9 +9,10 @@
  */
 import { childPointer } from '../json/pointer.js';
 import type { Profile } from './environment.js';
-import type { Expected } from '../process/expressions.js';
-import { forEachAt, forEachEntry, isRecord } from '../json/walk.js';
+import type { Expected } from './check.js';
+import { forEachAt, forEachEntry } from '../json/walk.js';
 import { SIMPLE_TYPE_SCHEMAS, type JsonSchema } from './types.js';
+import { isRecord } from '../json/guards.js';
 
 export interface ViewField {
   expected: Expected;

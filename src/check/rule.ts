@@ -74,10 +74,6 @@ export function defineRule<C extends Codes>(rule: Rule<C>): Rule<C> {
   return rule;
 }
 
-/** Report options with a hint when there is one. */
-export function hintOf(hint: string | undefined): ReportOptions {
-  return hint === undefined ? {} : { hint };
-}
 
 /** True when `pointer` is one of the `fields` (see `Rule.ownsManifestFields`) or inside one. */
 export function isOwnedField(fields: readonly string[], pointer: string): boolean {

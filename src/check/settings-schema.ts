@@ -3,9 +3,9 @@
  * fields an administrator sets in the console and that processes, views and work rules read as
  * `settings.<path>`. The settings rules check the declaration; the CEL and rule checks resolve reads here.
  */
-import { isMapping } from '../load/package.js';
 import { childPointer } from '../json/pointer.js';
 import type { Package } from '../model/package.js';
+import { isRecord } from '../json/guards.js';
 
 export const SETTINGS_TYPES = ['object', 'string', 'integer', 'number', 'boolean', 'array'] as const;
 export type SettingsType = (typeof SETTINGS_TYPES)[number];
@@ -31,13 +31,13 @@ export const SETTINGS_SCHEMA_POINTER = '/spec/settings/schema';
 /** `spec.settings` of the package's manifest, when it declares any. */
 export function settingsOf(pkg: Package): unknown {
   const spec = (pkg.manifest.value as { spec?: unknown } | null)?.spec;
-  return isMapping(spec) ? spec.settings : undefined;
+  return isRecord(spec) ? spec.settings : undefined;
 }
 
 /** The root schema of the package settings, when the declaration has one that is a mapping. */
 export function settingsSchemaOf(pkg: Package): Record<string, unknown> | undefined {
   const settings = settingsOf(pkg);
-  return isMapping(settings) && isMapping(settings.schema) ? settings.schema : undefined;
+  return isRecord(settings) && isRecord(settings.schema) ? settings.schema : undefined;
 }
 
 /**
@@ -63,7 +63,7 @@ export function fieldAt(root: Record<string, unknown>, path: readonly string[]):
 /** The names a read could have meant at the place where `path` stops resolving (for did-you-mean). */
 export function siblingNames(root: Record<string, unknown>, path: readonly string[]): string[] {
   const parent = fieldAt(root, path.slice(0, -1));
-  return parent !== undefined && isMapping(parent.schema.properties) ? Object.keys(parent.schema.properties) : [];
+  return parent !== undefined && isRecord(parent.schema.properties) ? Object.keys(parent.schema.properties) : [];
 }
 
 /** Every property of the declaration, parents before children (array items are not properties). */
@@ -71,9 +71,9 @@ export function declaredFields(root: Record<string, unknown>): DeclaredField[] {
   const fields: DeclaredField[] = [];
   const visit = (schema: Record<string, unknown>, pointer: string, path: string[]): void => {
     const properties = schema.properties;
-    if (!isMapping(properties)) return;
+    if (!isRecord(properties)) return;
     for (const [name, node] of Object.entries(properties)) {
-      if (!isMapping(node)) continue;
+      if (!isRecord(node)) continue;
       const field: DeclaredField = { ...fieldOf(node), path: [...path, name], pointer: childPointer(childPointer(pointer, 'properties'), name) };
       fields.push(field);
       visit(node, field.pointer, field.path);
@@ -89,9 +89,9 @@ export function fieldOf(schema: Record<string, unknown>): SettingsField {
 }
 
 function childField(field: SettingsField, segment: string): SettingsField | undefined {
-  if (field.type === 'array' && /^[0-9]+$/.test(segment)) return isMapping(field.schema.items) ? fieldOf(field.schema.items) : undefined;
+  if (field.type === 'array' && /^[0-9]+$/.test(segment)) return isRecord(field.schema.items) ? fieldOf(field.schema.items) : undefined;
   const properties = field.schema.properties;
-  if (!isMapping(properties) || !Object.hasOwn(properties, segment)) return undefined;
+  if (!isRecord(properties) || !Object.hasOwn(properties, segment)) return undefined;
   const node = properties[segment];
-  return isMapping(node) ? fieldOf(node) : undefined;
+  return isRecord(node) ? fieldOf(node) : undefined;
 }

@@ -3,7 +3,7 @@
  * on a shape it did not expect — it just finds nothing there.
  */
 import { childPointer } from '../json/pointer.js';
-import { isMapping } from '../load/package.js';
+import { isRecord } from '../json/guards.js';
 
 /** Each string item of an array, with its pointer. */
 export function eachString(value: unknown, pointer: string, visit: (item: string, pointer: string) => void): void {
@@ -17,7 +17,7 @@ export function eachString(value: unknown, pointer: string, visit: (item: string
 export function eachMapping(value: unknown, pointer: string, visit: (item: Record<string, unknown>, pointer: string) => void): void {
   if (!Array.isArray(value)) return;
   value.forEach((item, index) => {
-    if (isMapping(item)) visit(item, childPointer(pointer, index));
+    if (isRecord(item)) visit(item, childPointer(pointer, index));
   });
 }
 
@@ -28,6 +28,6 @@ export function stringsOf(value: unknown): string[] | undefined {
 
 /** The spec of the installation, when there is one and it is a mapping. */
 export function installationSpec(value: unknown): Record<string, unknown> | undefined {
-  const spec = isMapping(value) ? value.spec : undefined;
-  return isMapping(spec) ? spec : undefined;
+  const spec = isRecord(value) ? value.spec : undefined;
+  return isRecord(spec) ? spec : undefined;
 }

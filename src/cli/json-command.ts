@@ -4,6 +4,7 @@
  * raised it: a refusal of the library, a usage problem found by oclif's parser, or a bug.
  */
 import { Command } from '@oclif/core';
+import { isRecord } from '../json/guards.js';
 
 export interface ErrorJson {
   error: {
@@ -40,10 +41,6 @@ export function errorJson(error: unknown, parsed: boolean): ErrorJson {
   const message = typeof raised.message === 'string' ? raised.message : String(error);
   const details = isRecord(raised.details) ? { details: raised.details } : {};
   return { error: { code, message, exit: exitStatusOf(error, parsed), ...details } };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -7,6 +7,7 @@
  * message a person can read.
  */
 import { randomUUID } from 'node:crypto';
+import { parseJson } from '../load/json.js';
 
 /** The reference's pattern of a stand address (§4.2): https anywhere, http only to loopback, no `@`. */
 export const SERVER_PATTERN = /^(https:\/\/[^\s/@]+(\/\S*)?|http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:[0-9]+)?(\/\S*)?)$/;
@@ -233,7 +234,6 @@ async function parseAnswer(text: string): Promise<{ value: unknown; floats: Read
     const value = parseLoose(text); // no integral float can be written without `.0` or an exponent
     return value === undefined ? undefined : { value, floats: new Set() };
   }
-  const { parseJson } = await import('../load/json.js');
   const { document } = parseJson(text, 'answer');
   return document ? { value: document.value, floats: document.floats } : undefined;
 }

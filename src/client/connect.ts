@@ -4,7 +4,8 @@
  * plan built against it records the fixed address `http://localhost/local`, and `apply --server local`
  * matches it.
  */
-import type { Seed } from '../server/seed.js';
+import { noLocalCore, type LocalCoreStarter } from '../contract/local-core.js';
+import type { Seed } from '../contract/seed.js';
 import { CoreClient, serverBase, staticToken } from './client.js';
 
 export const LOCAL_SERVER = 'local';
@@ -26,6 +27,8 @@ export interface ConnectOptions {
   localDataDir?: string;
   /** `--server local`: what the sandbox must hold (the objects the variables name). */
   localSeed?: Seed;
+  /** `--server local`: how the embedded core starts. */
+  localCore?: LocalCoreStarter;
 }
 
 export class MissingTokenError extends Error {
@@ -51,8 +54,8 @@ export async function withCore<T>(server: string, options: ConnectOptions, use: 
       ...(notifyUrl ? { notifications: new CoreClient(serverBase(notifyUrl), { token: notifyToken }) } : {}),
     });
   }
-  const { startLocalCore } = await import('../server/local.js');
-  const core = await startLocalCore({
+  if (options.localCore === undefined) throw noLocalCore();
+  const core = await options.localCore({
     ...(options.localDataDir ? { dataDir: options.localDataDir } : {}),
     ...(options.localSeed ? { seed: options.localSeed } : {}),
   });

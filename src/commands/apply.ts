@@ -3,6 +3,7 @@ import { JsonCommand } from '../cli/json-command.js';
 import { endWithRefusal, envFlag } from '../cli/plan-flags.js';
 import type { ApplyResult } from '../plan/apply.js';
 import type { PlanDocument } from '../plan/document.js';
+import { localCore } from '../cli/local-core.js';
 
 export default class Apply extends JsonCommand {
   static override summary = 'Apply a saved plan to the core it was built for — only if nothing moved since.';
@@ -38,7 +39,7 @@ Exit status: 0 applied, 1 refusal (stale, edited, not approved, core error), 2 u
     const showProgress = Boolean(process.stderr.isTTY) && !this.jsonEnabled();
     try {
       const result = await apply({
-        plan: flags.plan, autoApprove: flags['auto-approve'],
+        plan: flags.plan, autoApprove: flags['auto-approve'], localCore,
         ...(flags.server ? { server: flags.server } : {}), ...(flags.env ? { env: flags.env } : {}), ...(flags['plan-hash'] ? { planHash: flags['plan-hash'] } : {}),
         ...(interactive ? { confirm: (document: PlanDocument) => this.confirm(document) } : {}),
         warn: (message) => this.logToStderr(`warning: ${message}`),

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
 import { endWithRefusal, envFlag } from '../cli/plan-flags.js';
 import type { PlanDocument } from '../plan/document.js';
+import { localCore } from '../cli/local-core.js';
 
 export default class Plan extends JsonCommand {
   static override summary = 'Build a hash-sealed plan of an installation against a core.';
@@ -36,7 +37,7 @@ Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core err
     const { plan } = await import('../plan/plan.js');
     try {
       const result = await plan({
-        install: flags.install, server: flags.server, out: flags.out, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'],
+        install: flags.install, server: flags.server, out: flags.out, localCore, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'],
         ...(flags.env ? { env: flags.env } : {}), ...(flags.workspace ? { workspaceId: flags.workspace } : {}),
       });
       if (!this.jsonEnabled()) {

@@ -44,7 +44,7 @@ Exit status: 0 all passed, 1 a failure or a package with check errors, 2 usage o
       ...(flags.test ? { test: flags.test } : {}),
       paths: argv as string[],
     };
-    const { runTestCommand } = await import('../sandbox/command.js');
+    const { runTestCommand } = await import('../cli/test.js');
     const outcome = await runTestCommand({ ...options, ...(flags.server ? { server: flags.server } : {}), ...(flags.junit ? { junit: flags.junit } : {}) });
     if (!this.jsonEnabled()) this.log(outcome.text());
     process.exitCode = outcome.exitCode;

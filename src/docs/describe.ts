@@ -4,6 +4,7 @@
  * The generated README sections (`docs package`) show the same data.
  */
 import { resolve } from 'node:path';
+import { isRecord } from '../json/guards.js';
 import { loadPackage } from '../load/package.js';
 import type { Package } from '../model/package.js';
 import { AuthorRefusal } from '../fs/write.js';
@@ -49,7 +50,6 @@ export interface PackageDescription {
   agents: AgentNeed[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 
 /** Loads the package in `dir` and describes it; a package that cannot be loaded is a refusal. */

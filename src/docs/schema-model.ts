@@ -5,6 +5,7 @@
  * named by their path: `parent.field`, `parent.field[]`, `parent.field.*`, `parent (2)` for the second
  * branch of a choice.
  */
+import { isRecord } from '../json/guards.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -39,7 +40,7 @@ export interface SchemaFile {
   rootName: string;
 }
 
-const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonSchema => isRecord(value);
 const code = (text: unknown): string => `\`${typeof text === 'string' ? text : JSON.stringify(text)}\``;
 
 /** Renders and walks the schemas of one set of files, resolving `$ref`s to definition names. */

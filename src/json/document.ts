@@ -1,4 +1,13 @@
-import type { Finding, Span } from '../model/finding.js';
+
+/** Where something is written in a file: 1-based line and column, and where it ends when known. */
+export interface Span {
+  /** 1-based line of the first character. */
+  line: number;
+  /** 1-based column of the first character. */
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+}
 
 /**
  * A parsed file: its JSON value plus enough of the syntax tree to point at any node.
@@ -29,10 +38,4 @@ export interface SourceDocument {
   locateInScalar(pointer: string, offset: number): Span;
   /** Comments `# package-sdk-disable-next-line <code>…` by the 1-based line they apply to. */
   suppressions: ReadonlyMap<number, readonly string[]>;
-}
-
-export interface LoadResult {
-  /** Undefined when the file could not be read or parsed at all. */
-  document?: SourceDocument;
-  findings: Finding[];
 }

@@ -3,10 +3,8 @@
  * mapping value. Pointers follow RFC 6901, as findings do.
  */
 import { childPointer } from './pointer.js';
+import { isRecord } from './guards.js';
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Calls `visit` with each value at `path` under `value` and its JSON Pointer (`pointer` is that of `value`). */
 export function forEachAt(

@@ -22,10 +22,13 @@ import type { GitSourceResolver, SourcePlace } from '../sources/resolver.js';
 import type { LockEntry } from '../sources/lock-file.js';
 import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';
-import { displayPath, isMapping, loadEnvelopeFile, MANIFEST } from './package.js';
+import { displayPath, loadEnvelopeFile, MANIFEST } from './package.js';
 import type { KnownDir, PackageSet } from './package-set.js';
 import { childPointer } from '../json/pointer.js';
 import { isFile } from './source.js';
+import { isRecord } from '../json/guards.js';
+import { LOCK_FILE_NAME, LockFileError, readLock } from '../sources/lock-file.js';
+import { gitSourceResolver } from '../sources/resolver.js';
 
 export interface InstallationLoadOptions {
   cwd: string;
@@ -73,7 +76,7 @@ export async function loadInstallationFile(
 
 function entryOf(raw: unknown, pointer: string): InstallationEntry | undefined {
   if (typeof raw === 'string') return { key: raw, pointer };
-  if (!isMapping(raw) || typeof raw.key !== 'string') return undefined;
+  if (!isRecord(raw) || typeof raw.key !== 'string') return undefined;
   if (raw.git === undefined) {
     return typeof raw.path === 'string' && raw.ref === undefined ? { key: raw.key, source: { path: raw.path }, pointer } : undefined;
   }
@@ -135,7 +138,6 @@ async function gitContext(
   options: InstallationLoadOptions,
   findings: Finding[],
 ): Promise<{ resolve: GitSourceResolver; lock: ReadonlyMap<string, LockEntry> }> {
-  const { LockFileError, LOCK_FILE_NAME, readLock } = await import('../sources/lock-file.js');
   const lockFile = join(installation.dir, LOCK_FILE_NAME);
   let lock = new Map<string, LockEntry>();
   try {
@@ -146,7 +148,7 @@ async function gitContext(
     findings.push(loadError(error.code, displayPath(options.cwd, lockFile), { line: 1, column: 1 }, '', error.message,
       'packages.lock is written by package-sdk lock only: lock again'));
   }
-  const resolveGitSource = options.resolveGitSource ?? (await import('../sources/resolver.js')).gitSourceResolver({ installFile: installation.file });
+  const resolveGitSource = options.resolveGitSource ?? gitSourceResolver({ installFile: installation.file });
   return { resolve: resolveGitSource, lock };
 }
 

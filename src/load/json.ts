@@ -7,8 +7,10 @@
  * |--------------|----------|-------------------------------------------------------------------------|
  * | invalid_json | error    | not JSON (syntax), a duplicate key, a non-finite number, a lone surrogate |
  */
-import type { Finding, Span } from '../model/finding.js';
-import type { LoadResult, SourceDocument } from '../json/document.js';
+import type { Span } from '../json/document.js';
+import type { Finding } from '../model/finding.js';
+import type { SourceDocument } from '../json/document.js';
+import type { LoadResult } from './load-finding.js';
 import { lineStartsOf, loadError, spanOf } from './load-finding.js';
 import { childPointer, pointerSegments } from '../json/pointer.js';
 import { mapScalar } from './scalar-offsets.js';

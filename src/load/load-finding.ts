@@ -1,4 +1,12 @@
-import type { Finding, Span } from '../model/finding.js';
+import type { SourceDocument, Span } from '../json/document.js';
+import type { Finding } from '../model/finding.js';
+
+/** A file loaded, or the findings of why it could not be. */
+export interface LoadResult {
+  /** Undefined when the file could not be read or parsed at all. */
+  document?: SourceDocument;
+  findings: Finding[];
+}
 
 /** A load problem: always an error, placed at `span` of `file`. */
 export function loadError(

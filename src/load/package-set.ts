@@ -11,7 +11,8 @@
  */
 import { access, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Finding, Span } from '../model/finding.js';
+import type { Span } from '../json/document.js';
+import type { Finding } from '../model/finding.js';
 import type { Package, PackageSource } from '../model/package.js';
 import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';

@@ -25,6 +25,7 @@ import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';
 import { childPointer } from '../json/pointer.js';
 import { loadSourceFile, reason } from './source.js';
+import { isRecord } from '../json/guards.js';
 
 export const API_VERSION = 'taimen.ai/v1';
 export const MANIFEST = 'package.yaml';
@@ -185,7 +186,7 @@ export async function loadEnvelopeFile(
 /** The envelope of `document`, or undefined after an `invalid_wrapper` finding. */
 export function checkEnvelope(document: SourceDocument, findings: Finding[]): Envelope | undefined {
   const value = document.value;
-  if (!isMapping(value)) {
+  if (!isRecord(value)) {
     findings.push(at(document, 'invalid_wrapper', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required`));
     return undefined;
   }
@@ -201,7 +202,7 @@ export function checkEnvelope(document: SourceDocument, findings: Finding[]): En
   }
   if (typeof value.kind !== 'string') findings.push(at(document, 'invalid_wrapper', '/kind', 'kind is a string'));
   if (typeof value.key !== 'string') findings.push(at(document, 'invalid_wrapper', '/key', 'key is a string'));
-  if (!isMapping(value.spec)) findings.push(at(document, 'invalid_wrapper', '/spec', 'spec is a mapping (an object)'));
+  if (!isRecord(value.spec)) findings.push(at(document, 'invalid_wrapper', '/spec', 'spec is a mapping (an object)'));
   if (findings.length > before) return undefined;
   return value as unknown as Envelope;
 }
@@ -238,7 +239,7 @@ function requirementsOf(spec: Record<string, unknown>): Requirement[] {
   requires.forEach((entry, index) => {
     const pointer = childPointer('/spec/requires', index);
     if (typeof entry === 'string') out.push({ package: entry, pointer });
-    else if (isMapping(entry) && typeof entry.package === 'string') {
+    else if (isRecord(entry) && typeof entry.package === 'string') {
       const requirement: Requirement = { package: entry.package, pointer };
       if (typeof entry.version === 'string') requirement.version = entry.version;
       out.push(requirement);
@@ -262,7 +263,7 @@ async function attachDataSchema(
   show: (path: string) => string,
 ): Promise<void> {
   const data = process.spec.data;
-  if (!isMapping(data) || Object.keys(data).length !== 1 || typeof data.$ref !== 'string') return;
+  if (!isRecord(data) || Object.keys(data).length !== 1 || typeof data.$ref !== 'string') return;
   const ref = data.$ref;
   if (ref.startsWith('#') || ref.includes('://')) return;
   const fail = (message: string): void => {
@@ -289,7 +290,7 @@ async function attachDataSchema(
   }
   const document = await pending;
   if (typeof document === 'string') return fail(document);
-  if (!isMapping(document.value)) return fail('— the process data schema is a JSON Schema object');
+  if (!isRecord(document.value)) return fail('— the process data schema is a JSON Schema object');
   const schema: DataSchema = { ref, file: document.file, document };
   process.data = schema;
   if (!pkg.dataSchemas.some((known) => known.document === document)) pkg.dataSchemas.push(schema);
@@ -298,10 +299,6 @@ async function attachDataSchema(
 function isInside(dir: string, path: string): boolean {
   const rel = relative(dir, path);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel);
-}
-
-export function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A file path as findings show it: relative to `cwd`, with `/`. */

@@ -12,8 +12,9 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Span } from '../model/finding.js';
-import type { LoadResult, SourceDocument } from '../json/document.js';
+import type { Span } from '../json/document.js';
+import type { SourceDocument } from '../json/document.js';
+import type { LoadResult } from './load-finding.js';
 import { childPointer, pointerSegments } from '../json/pointer.js';
 
 /** Documents with more nodes than this (alias bombs, generated data) are not worth a table. */

@@ -8,7 +8,7 @@
  * | read_failed  | error    | the file cannot be read (missing, a directory, …) |
  */
 import { readFile, stat } from 'node:fs/promises';
-import type { LoadResult } from '../json/document.js';
+import type { LoadResult } from './load-finding.js';
 import { parseJson } from './json.js';
 import { lineStartsOf, loadError, positionAt } from './load-finding.js';
 import { activeParseCache } from './parse-cache.js';

@@ -16,9 +16,10 @@ import type { Installation } from '../model/installation.js';
 import { Workspace, type LooseFile } from '../model/workspace.js';
 import { addInstallationPackages, explicitPackageDirs, loadInstallationFile } from './installation.js';
 import { loadError } from './load-finding.js';
-import { displayPath, isMapping, MANIFEST } from './package.js';
+import { displayPath, MANIFEST } from './package.js';
 import { PackageSet } from './package-set.js';
 import { isFile, loadSourceFile } from './source.js';
+import { isRecord } from '../json/guards.js';
 
 export interface TargetOptions {
   /** Directory the targets are relative to (default: the process's cwd). */
@@ -97,6 +98,6 @@ async function loadLooseFile(cwd: string, path: string, findings: Finding[]): Pr
   const document = result.document;
   if (document === undefined) return [];
   const value = document.value;
-  const role = file.endsWith('.test.yaml') ? 'test' : isMapping(value) && 'apiVersion' in value && 'kind' in value ? 'object' : 'document';
+  const role = file.endsWith('.test.yaml') ? 'test' : isRecord(value) && 'apiVersion' in value && 'kind' in value ? 'object' : 'document';
   return [{ role, file, document }];
 }

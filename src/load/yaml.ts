@@ -11,8 +11,10 @@
  */
 import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Alias, Document, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import type { Finding, Span } from '../model/finding.js';
-import type { LoadResult, SourceDocument } from '../json/document.js';
+import type { Span } from '../json/document.js';
+import type { Finding } from '../model/finding.js';
+import type { SourceDocument } from '../json/document.js';
+import type { LoadResult } from './load-finding.js';
 import { lineStartsOf, loadError, positionAt, spanOf } from './load-finding.js';
 import { childPointer, pointerSegments } from '../json/pointer.js';
 import { mapScalar } from './scalar-offsets.js';

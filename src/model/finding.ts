@@ -2,16 +2,9 @@
  * A finding is data (ARCHITECTURE.md, principle 2): what is wrong, where, and what would be right.
  * Renderers in src/report/ turn findings into text, JSON, SARIF or GitHub annotations.
  */
-export type Severity = 'error' | 'warning';
+import type { Span } from '../json/document.js';
 
-export interface Span {
-  /** 1-based line of the first character. */
-  line: number;
-  /** 1-based column of the first character. */
-  column: number;
-  endLine?: number;
-  endColumn?: number;
-}
+export type Severity = 'error' | 'warning';
 
 export interface Finding extends Span {
   /** Stable snake_case code (the reference implementation's code where it has one). */
@@ -27,6 +20,11 @@ export interface Finding extends Span {
   hint?: string;
   /** Set when a `# package-sdk-disable-next-line <code>` comment silenced it. */
   suppressed?: boolean;
+}
+
+/** `{hint}` when there is one, to spread into a finding or report options. */
+export function hintOf(hint: string | undefined): { hint?: string } {
+  return hint === undefined ? {} : { hint };
 }
 
 export function isError(finding: Finding): boolean {

@@ -4,7 +4,7 @@
  */
 import type { SourceDocument } from '../json/document.js';
 import { childPointer } from '../json/pointer.js';
-import type { Span } from './finding.js';
+import type { Span } from '../json/document.js';
 
 export const VARIABLE_PATTERN = /\$\{([A-Z][A-Z0-9_]*)\}/g;
 

@@ -23,6 +23,7 @@ import { PlanRefusal, stale } from './refusal.js';
 import { retireSteps } from './retire.js';
 import type { SectionContext, Step } from './section.js';
 import { lookUpVariables } from './variables.js';
+import type { LocalCoreStarter } from '../contract/local-core.js';
 
 export interface ApplyOptions {
   /** The plan file. */
@@ -40,6 +41,8 @@ export interface ApplyOptions {
   planHash?: string;
   autoApprove?: boolean;
   localDataDir?: string;
+  /** How `--server local` starts the embedded core (the commands give the local core of src/server/). */
+  localCore?: LocalCoreStarter;
   cacheDir?: string;
   warn?: (message: string) => void;
   /** One line per write done. */

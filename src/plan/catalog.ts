@@ -6,7 +6,7 @@
  * Every step is idempotent, so an apply stopped half-way is completed by planning again: what was written
  * now matches and drops out of the plan.
  */
-import { CORE_PLANNED_KINDS } from '../server/packages.js';
+import { CORE_PLANNED_KINDS } from '../contract/packages.js';
 import type { PackageObject } from '../model/package.js';
 import type { Change } from './document.js';
 import { PlanRefusal } from './refusal.js';

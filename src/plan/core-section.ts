@@ -11,6 +11,7 @@ import type { CoreClient, CoreAnswer } from '../client/client.js';
 import type { CorePlan, CoreSection } from './document.js';
 import { PlanRefusal } from './refusal.js';
 import { substitute } from './variables.js';
+import type { PackageFile } from '../contract/packages.js';
 
 const CORE_PACKAGE_KINDS = new Set(['Process', 'Calendar', 'View', 'Component']);
 
@@ -18,10 +19,6 @@ export function isCorePackage(pkg: Package): boolean {
   return pkg.objects.some((object) => CORE_PACKAGE_KINDS.has(object.kind));
 }
 
-export interface PackageFile {
-  path: string;
-  content: string;
-}
 
 /**
  * What the core reads of a package: `.yaml`, `.yml` and `.json` files, none under a dot path, none of a

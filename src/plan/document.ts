@@ -8,6 +8,9 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { digest, prettyJson } from '../json/canonical.js';
 import { PlanRefusal } from './refusal.js';
+import { parseJson } from '../load/json.js';
+import { reduceSchemaErrors } from '../schema/errors.js';
+import { validatorFor } from '../schema/validators.js';
 
 export const PLAN_FORMAT = 'package-sdk.plan/v1';
 
@@ -125,7 +128,6 @@ export async function readPlanFile(path: string): Promise<SealedPlan> {
   } catch (error) {
     throw new PlanRefusal('plan_invalid', `${path}: cannot be read: ${(error as Error).message}`, undefined, 2);
   }
-  const { parseJson } = await import('../load/json.js');
   const { document, findings } = parseJson(text, path);
   if (!document) throw new PlanRefusal('plan_invalid', `${path}: not a plan file: ${findings[0]?.message ?? 'not JSON'} (line ${findings[0]?.line ?? 1})`);
   const value = document.value as Partial<PlanDocument> | null;
@@ -148,7 +150,6 @@ export async function readPlanFile(path: string): Promise<SealedPlan> {
 
 /** The first problem of a document against `schema/v1/plan.schema.json`, or undefined. */
 export async function planSchemaProblem(document: unknown): Promise<string | undefined> {
-  const [{ validatorFor }, { reduceSchemaErrors }] = await Promise.all([import('../schema/validators.js'), import('../schema/errors.js')]);
   const validate = await validatorFor('plan');
   if (validate(document)) return undefined;
   const [first] = reduceSchemaErrors(validate.errors ?? []);

@@ -6,7 +6,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { CoreClient } from '../client/client.js';
 import { recordedServer, withCore, type CoreConnection } from '../client/connect.js';
-import type { Seed } from '../server/seed.js';
+import type { Seed } from '../contract/seed.js';
 import { versionSatisfies } from '../model/semver-range.js';
 import { catalogSteps } from './catalog.js';
 import { blockingProblems, coreSection, isCorePackage, packageFiles, requestCorePlan } from './core-section.js';
@@ -18,6 +18,7 @@ import { retireSteps } from './retire.js';
 import type { SectionContext, Step } from './section.js';
 import { loadInstallation, type LoadedInstallation } from './sources.js';
 import { lookUpVariables, readEnvironment, resolveVariables, type Environment, type Variables } from './variables.js';
+import type { LocalCoreStarter } from '../contract/local-core.js';
 
 export const DEFAULT_REPLAY_LIMIT = 50;
 
@@ -36,6 +37,8 @@ export interface PlanOptions {
   overwriteConsole?: boolean;
   /** Data of the embedded core of `--server local` (default `.package-sdk/core`). */
   localDataDir?: string;
+  /** How `--server local` starts the embedded core (the commands give the local core of src/server/). */
+  localCore?: LocalCoreStarter;
   cacheDir?: string;
   warn?: (message: string) => void;
 }
@@ -61,7 +64,7 @@ export interface Stand {
 
 /** Loads and checks the installation, resolves the variables, and runs `use` against the core. */
 export async function onStand<T>(
-  options: { install: string; server: string; env?: string; processEnv?: NodeJS.ProcessEnv; localDataDir?: string; cacheDir?: string; warn: (message: string) => void; log?: (message: string) => void },
+  options: Pick<PlanOptions, 'install' | 'server' | 'env' | 'processEnv' | 'localDataDir' | 'localCore' | 'cacheDir'> & { warn: (message: string) => void; log?: (message: string) => void },
   use: (stand: Stand) => Promise<T>,
 ): Promise<T> {
   const server = recordedServer(options.server); // a bad address refuses before anything is loaded
@@ -69,7 +72,10 @@ export async function onStand<T>(
   for (const warning of loaded.warnings) options.warn(warning);
   const env: Environment = await readEnvironment(options.env, options.processEnv);
   const variables = resolveVariables(loaded.workspace.packages, loaded.installation, env);
-  const connectOptions = { env, ...(options.localDataDir ? { localDataDir: options.localDataDir } : {}), localSeed: sandboxSeed(loaded, variables) };
+  const connectOptions = {
+    env, localSeed: sandboxSeed(loaded, variables),
+    ...(options.localDataDir ? { localDataDir: options.localDataDir } : {}), ...(options.localCore ? { localCore: options.localCore } : {}),
+  };
   return withCore(server, connectOptions, async (connection) => {
     const version = await coreVersion(connection.client);
     const corePackages = new Set(loaded.workspace.packages.filter(isCorePackage).map((pkg) => pkg.key));

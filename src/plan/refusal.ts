@@ -27,6 +27,8 @@
  * | apply_not_confirmed   | nobody approved the plan (no TTY without --auto-approve/--plan-hash, or "no")   |
  * | apply_failed          | a write failed half-way; plan and apply again to complete                     |
  */
+import { CoreHttpError, CoreTransportError, ServerAddressError } from '../client/client.js';
+import { MissingTokenError } from '../client/connect.js';
 export class PlanRefusal extends Error {
   constructor(
     readonly code: string,
@@ -49,8 +51,6 @@ export function stale(reason: string): PlanRefusal {
 /** Any error plan or apply can meet, as a refusal; undefined for an internal bug (which keeps its stack trace). */
 export async function asRefusal(error: unknown): Promise<PlanRefusal | undefined> {
   if (error instanceof PlanRefusal) return error;
-  const [{ CoreHttpError, CoreTransportError, ServerAddressError }, { MissingTokenError }] = await Promise.all([
-    import('../client/client.js'), import('../client/connect.js')]);
   if (error instanceof ServerAddressError || error instanceof MissingTokenError) return new PlanRefusal(error.code, error.message, undefined, 2);
   if (error instanceof CoreTransportError) return new PlanRefusal(error.code, error.message, 'check --server and that the core is running');
   if (error instanceof CoreHttpError) return new PlanRefusal('core_rejected', error.message);

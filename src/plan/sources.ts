@@ -9,6 +9,11 @@ import type { Installation } from '../model/installation.js';
 import type { Workspace } from '../model/workspace.js';
 import type { LockEntry } from '../sources/lock-file.js';
 import { PlanRefusal } from './refusal.js';
+import { check } from '../check/index.js';
+import { contentHash } from '../sources/content-hash.js';
+import { LOCK_FILE_NAME, LockFileError, lockHash, readLock } from '../sources/lock-file.js';
+import { gitSourceResolver, sameSource } from '../sources/resolver.js';
+import { isLocalUrl } from '../sources/source.js';
 
 export interface LoadedInstallation {
   workspace: Workspace;
@@ -21,8 +26,6 @@ export interface LoadedInstallation {
 }
 
 export async function loadInstallation(install: string, options: { cwd?: string; cacheDir?: string } = {}): Promise<LoadedInstallation> {
-  const [{ check }, { gitSourceResolver, sameSource }, { contentHash }, { lockHash, readLock, LOCK_FILE_NAME, LockFileError }, { isLocalUrl }] = await Promise.all([
-    import('../check/index.js'), import('../sources/resolver.js'), import('../sources/content-hash.js'), import('../sources/lock-file.js'), import('../sources/source.js')]);
   const resolveGitSource = gitSourceResolver({ strict: true, installFile: install, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) });
   const { report, workspace } = await check({ install, resolveGitSource, ...(options.cwd ? { cwd: options.cwd } : {}) });
   const errors = report.errors.filter((finding) => !isLocalGitUrlFinding(finding, workspace.installation, isLocalUrl));

@@ -1,9 +1,9 @@
 /**
  * The data of a process: its JSON Schema (inline or in a file of its own) and what a data path names in it.
  */
-import { isMapping } from '../load/package.js';
 import { pointerSegments } from '../json/pointer.js';
 import type { PackageObject } from '../model/package.js';
+import { isRecord } from '../json/guards.js';
 
 /** `/spec/stages/0/steps/2` → `spec.stages[0].steps[2]`: how a message names a place in a process. */
 export function dottedPath(pointer: string): string {
@@ -16,8 +16,8 @@ export function dottedPath(pointer: string): string {
 
 /** The JSON Schema of a process's data: `spec.data`, or the file its `{$ref}` names (loaded with the package). */
 export function processDataSchema(process: PackageObject): Record<string, unknown> | undefined {
-  if (process.data !== undefined) return isMapping(process.data.document.value) ? process.data.document.value : undefined;
-  return isMapping(process.spec.data) ? process.spec.data : undefined;
+  if (process.data !== undefined) return isRecord(process.data.document.value) ? process.data.document.value : undefined;
+  return isRecord(process.spec.data) ? process.spec.data : undefined;
 }
 
 /** Where a data path leads in a data schema: the field's schema, or the first name no schema there declares. */
@@ -31,14 +31,14 @@ export function lookupDataField(root: Record<string, unknown>, path: readonly st
   let current = resolveLocalRef(root, root);
   for (let i = 0; i < path.length; i++) {
     const properties = current.properties;
-    if (!isMapping(properties)) return { schema: {} };
+    if (!isRecord(properties)) return { schema: {} };
     const next = properties[path[i]!];
-    if (Object.hasOwn(properties, path[i]!) && isMapping(next)) {
+    if (Object.hasOwn(properties, path[i]!) && isRecord(next)) {
       current = resolveLocalRef(next, root);
       continue;
     }
     const additional = current.additionalProperties;
-    if (additional !== undefined && additional !== false) return { schema: isMapping(additional) ? additional : {} };
+    if (additional !== undefined && additional !== false) return { schema: isRecord(additional) ? additional : {} };
     return { missing: i, declared: Object.keys(properties) };
   }
   return { schema: current };
@@ -49,8 +49,8 @@ function resolveLocalRef(schema: Record<string, unknown>, root: Record<string, u
   let current = schema;
   for (let hops = 0; typeof current.$ref === 'string' && current.$ref.startsWith('#/') && hops < 8; hops++) {
     let node: unknown = root;
-    for (const segment of pointerSegments(current.$ref.slice(1))) node = isMapping(node) ? node[segment] : undefined;
-    if (!isMapping(node)) return {};
+    for (const segment of pointerSegments(current.$ref.slice(1))) node = isRecord(node) ? node[segment] : undefined;
+    if (!isRecord(node)) return {};
     current = node;
   }
   return current;

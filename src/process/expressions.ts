@@ -16,11 +16,13 @@
  * `try.catch[]` clause sees the error under its `as` name — which may shadow a built-in name, even `settings`.
  */
 import type { Profile } from '../cel/environment.js';
-import type { CelTypeName } from '../cel/check.js';
-import { forEachAt, forEachEntry, forEachItem, isRecord } from '../json/walk.js';
-import { SIMPLE_TYPE_SCHEMAS, type JsonSchema } from '../cel/types.js';
+import type { Expected } from '../cel/check.js';
 
-export type Expected = CelTypeName | readonly CelTypeName[] | undefined;
+export type { Expected };
+import { forEachAt, forEachEntry, forEachItem } from '../json/walk.js';
+import { SIMPLE_TYPE_SCHEMAS, type JsonSchema } from '../cel/types.js';
+import { isRecord } from '../json/guards.js';
+
 
 export type FieldTarget =
   /** `typedBy`: what the expression must give depends on a sibling field (a decision input's `type`). */

@@ -6,3 +6,7 @@ export {
 } from './model.js';
 export { atomsIn, fieldTestOf, guardOf, type FieldTest, type Guard } from './guards.js';
 export { dottedPath, lookupDataField, processDataSchema, type DataFieldLookup } from './data.js';
+export {
+  PROCESS_FIELDS, PROCESS_ERROR_SCHEMA, expressionProfile, processExpressions, processProfile,
+  type FieldTarget, type ProcessExpression, type ShapeName,
+} from './expressions.js';

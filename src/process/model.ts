@@ -7,8 +7,8 @@
  * reports it) is left out, never guessed. Each part keeps its JSON Pointer and its mapping as written (`node`),
  * so a finding can point at it and a consumer can read a field the model does not type.
  */
-import { isMapping } from '../load/package.js';
 import { childPointer } from '../json/pointer.js';
+import { isRecord } from '../json/guards.js';
 
 export const STEP_KINDS = [
   'human', 'approve', 'call', 'decide', 'recall', 'remember', 'listen', 'wait', 'set', 'raise', 'compensate', 'fork', 'try',
@@ -195,7 +195,7 @@ class ModelBuilder {
     const timers = this.timers(spec.timers, '/spec/timers', undefined, 'processTimer');
     const onEvent = this.handlers('onEvent');
     const correlate = this.handlers('correlate');
-    const start = isMapping(spec.start) ? { pointer: '/spec/start', node: spec.start, ...this.triggered(spec.start) } : undefined;
+    const start = isRecord(spec.start) ? { pointer: '/spec/start', node: spec.start, ...this.triggered(spec.start) } : undefined;
     const decisions = this.mappings(spec.decisions, '/spec/decisions').map(([node, pointer]) => ({ pointer, node, ...(text(node.id) !== undefined ? { id: node.id as string } : {}) }));
     const byId = new Map<string, Step>();
     for (const step of this.steps) if (!byId.has(step.id)) byId.set(step.id, step);
@@ -212,7 +212,7 @@ class ModelBuilder {
   }
 
   private mappings(value: unknown, pointer: string): [Raw, string][] {
-    return list(value).flatMap((item, index) => (isMapping(item) ? [[item, childPointer(pointer, index)] as [Raw, string]] : []));
+    return list(value).flatMap((item, index) => (isRecord(item) ? [[item, childPointer(pointer, index)] as [Raw, string]] : []));
   }
 
   private stage(node: Raw, pointer: string): Stage {
@@ -252,9 +252,9 @@ class ModelBuilder {
 
   private triggered(node: Raw): { on?: Trigger; key?: string; set?: CelMap } {
     return {
-      ...(isMapping(node.on) ? { on: node.on as Trigger } : {}),
+      ...(isRecord(node.on) ? { on: node.on as Trigger } : {}),
       ...(text(node.key) !== undefined ? { key: node.key as string } : {}),
-      ...(isMapping(node.set) ? { set: node.set } : {}),
+      ...(isRecord(node.set) ? { set: node.set } : {}),
     };
   }
 
@@ -271,7 +271,7 @@ class ModelBuilder {
   }
 
   private step(node: unknown, pointer: string, block: Block, index: number, where: Where): Step | undefined {
-    if (!isMapping(node)) return undefined;
+    if (!isRecord(node)) return undefined;
     const kinds = STEP_KINDS.filter((kind) => Object.hasOwn(node, kind));
     // A mapping with no kind (or several) is not a step the model can type (stage 1 reports it); the blocks it
     // holds are still read, as far as they are blocks of its first kind.
@@ -288,7 +288,7 @@ class ModelBuilder {
     inner(node.do, `${pointer}/do`, 'do');
     inner(node.onCompensate, `${pointer}/onCompensate`, 'onCompensate');
     const body = step.body;
-    if (isMapping(body)) {
+    if (isRecord(body)) {
       const at = `${pointer}/${kind}`;
       if (kind === 'try') {
         inner(body.do, `${at}/do`, 'try');
@@ -332,14 +332,14 @@ function elementsOf(spec: Raw): ProcessElement[] {
       value.forEach((item, index) => visit(item, childPointer(pointer, index)));
       return;
     }
-    if (!isMapping(value)) return;
+    if (!isRecord(value)) return;
     if (typeof value.id === 'string') elements.push({ id: value.id, pointer, node: value, table: false });
     for (const [key, item] of Object.entries(value)) if (!NOT_STRUCTURE.has(key)) visit(item, childPointer(pointer, key));
   };
   for (const [key, value] of Object.entries(spec)) {
     if (key === 'decisions') {
       list(value).forEach((table, index) => {
-        if (isMapping(table) && typeof table.id === 'string') elements.push({ id: table.id, pointer: childPointer('/spec/decisions', index), node: table, table: true });
+        if (isRecord(table) && typeof table.id === 'string') elements.push({ id: table.id, pointer: childPointer('/spec/decisions', index), node: table, table: true });
       });
     } else if (!NOT_STRUCTURE.has(key)) {
       visit(value, childPointer('/spec', key));

@@ -5,7 +5,7 @@
  */
 import type { WorkCalendar } from '../cel/index.js';
 import { parseDuration } from '../cel/index.js';
-import { isRecord } from '../json/walk.js';
+import { isRecord } from '../json/guards.js';
 
 const DAY_MS = 86_400_000;
 /** How far a count of working time may look for working days before it gives up (an all-holiday calendar). */

@@ -9,7 +9,7 @@ import type { PackageObject } from '../model/package.js';
 import { processDataSchema } from '../process/index.js';
 import type { Workspace } from '../model/workspace.js';
 import { SandboxCalendar } from './calendar.js';
-import { isRecord } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 export class Catalog {
   private readonly calendars = new Map<string, SandboxCalendar>();

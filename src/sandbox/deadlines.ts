@@ -8,7 +8,7 @@ import type { Scope } from './clock.js';
 import { deadline, pointOf, type Deadline, type DueContext } from './due.js';
 import { ProcessError, type Approval, type ProcessInstance, type SlaRecord, type StepContext, type TaskRecord } from './instance.js';
 import { ScenarioFailure } from './result.js';
-import { isRecord } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 /** What a deadline acts on besides recording its breach. */
 export interface DeadlineWork {

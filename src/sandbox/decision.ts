@@ -3,7 +3,8 @@
  * literal, a list `a,b`, or a range `[a..b)` / `(a..b]` over numbers or dates — and the hit policy picks the
  * result: `first` the first matching rule's `then`, `unique` the only one (more is an error), `collect` all.
  */
-import { isRecord, records } from './values.js';
+import { records } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 export type DecisionOutcome =
   | { result: unknown; matched: number[] }

@@ -5,7 +5,7 @@
  */
 import { parseDuration } from '../cel/index.js';
 import type { SandboxCalendar } from './calendar.js';
-import { isRecord } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 export interface Deadline {
   at: number;

@@ -6,11 +6,11 @@
 import type { BlockRole, Step, StepKind, StepOf } from '../process/index.js';
 import { Cancelled, type Scope } from './clock.js';
 import type { ProcessInstance, StepContext } from './instance.js';
-import type { StepDone, StepRun } from './steps/handler.js';
+import type { BlockRunner, StepDone, StepRun } from './steps/handler.js';
 import { HANDLERS } from './steps/index.js';
-import { isRecord } from './values.js';
+import { isRecord } from '../json/guards.js';
 
-export class Flow {
+export class Flow implements BlockRunner {
   constructor(
     private readonly instance: ProcessInstance,
     /** What follows every step that completes: the instance re-reads its guards. */

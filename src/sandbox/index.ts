@@ -16,7 +16,7 @@ import { Catalog } from './catalog.js';
 import type { ElementCoverage, TestResult } from './result.js';
 import { runScenario } from './scenario.js';
 import { SchemaChecker } from './schemas.js';
-import { isRecord } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 export type { TestFailure, TestResult, ElementCoverage, TestSubject } from './result.js';
 

@@ -5,10 +5,8 @@
  * suspension and the end of the instance. What each kind of step does lives in steps/, stages in stages.ts,
  * deadlines in deadlines.ts; engine.ts drives the whole from a scenario.
  */
-import {
-  CelEvaluationError, createEnvironment, evaluate, processProfile, PROCESS_ERROR_SCHEMA,
-  type CelEnvironment, type InstallVariable, type Profile,
-} from '../cel/index.js';
+import { CelEvaluationError, createEnvironment, evaluate, type CelEnvironment, type InstallVariable, type Profile } from '../cel/index.js';
+import { processProfile, PROCESS_ERROR_SCHEMA } from '../process/index.js';
 import type { PackageObject } from '../model/package.js';
 import { processModel, type ProcessModel, type Stage, type Step } from '../process/index.js';
 import type { Catalog } from './catalog.js';
@@ -17,7 +15,8 @@ import { pointOf } from './due.js';
 import type { MockBook } from './mocks.js';
 import { ScenarioFailure } from './result.js';
 import type { SchemaChecker } from './schemas.js';
-import { copy, isRecord, records, setValueAt } from './values.js';
+import { copy, records, setValueAt } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 export interface Problem {
   type: string;

@@ -1,9 +1,9 @@
+import { isRecord } from '../json/guards.js';
 /**
  * The test's stand-ins for skills, agents and memory (`mocks`): answers in call order, or chosen by `when` (CEL
  * over the call input, bound as `input` and `query`), optionally for one `step` only. Answers without `when` are
  * used in order; once all are used the last one keeps answering.
  */
-import { isRecord } from './values.js';
 
 export interface MockAnswer {
   step?: string;

@@ -11,7 +11,8 @@ import { milliseconds } from './due.js';
 import { ScenarioFailure, type ElementCoverage } from './result.js';
 import type { SubjectContext, SubjectRun } from './subject.js';
 import { checkRuleDecisions, TaskRules, type TaskRuleDecision } from './task-rules.js';
-import { containsValue, isRecord, show, valueAt } from './values.js';
+import { containsValue, show, valueAt } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 type Spec = Record<string, unknown>;
 

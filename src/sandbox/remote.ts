@@ -10,6 +10,7 @@ import { loadTargets } from '../load/targets.js';
 import type { Finding } from '../model/finding.js';
 import type { ProcessCoverage, TestOptions, TestReport } from './index.js';
 import type { TestResult } from './result.js';
+import type { LocalCoreStarter } from '../contract/local-core.js';
 
 export interface PackageTestAnswer {
   status: string;
@@ -18,10 +19,17 @@ export interface PackageTestAnswer {
   problems: (Omit<Finding, 'line' | 'column' | 'file' | 'hint'> & { file: string | null; line: number | null; hint: string | null })[];
 }
 
-export async function runTestsOnServer(options: TestOptions & { server: string; env?: Readonly<Record<string, string | undefined>> }): Promise<TestReport> {
+export interface ServerTestOptions extends TestOptions {
+  server: string;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** How `--server local` starts the embedded core (the commands give the local core of src/server/). */
+  localCore?: LocalCoreStarter;
+}
+
+export async function runTestsOnServer(options: ServerTestOptions): Promise<TestReport> {
   const workspace = await loadTargets(options);
   const report: TestReport = { ok: true, passed: 0, failed: 0, errors: 0, tests: [], coverage: [], problems: [...workspace.findings] };
-  await withCore(options.server, { env: options.env ?? process.env }, async ({ client }) => {
+  await withCore(options.server, { env: options.env ?? process.env, ...(options.localCore ? { localCore: options.localCore } : {}) }, async ({ client }) => {
     for (const pkg of workspace.packages) {
       const files = await packageFiles(pkg.dir);
       const chosen = pkg.tests.filter((test) => options.test === undefined || test.name === options.test || (test.document.value as { name?: unknown })?.name === options.test);

@@ -2,7 +2,7 @@
  * What running a scenario gives: one result per test file, with the first failing step of the scenario — where
  * it is written, what was expected and what happened — and, for processes, the coverage of process elements.
  */
-import type { Span } from '../model/finding.js';
+import type { Span } from '../json/document.js';
 
 export type TestSubject = 'process' | 'rule' | 'taskType';
 

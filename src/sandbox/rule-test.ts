@@ -7,7 +7,7 @@ import { ScenarioFailure } from './result.js';
 import { conditionHolds, renderDeep, renderTemplate } from './templates.js';
 import type { SubjectContext, SubjectRun } from './subject.js';
 import { checkNoSideEffects, checkWorkList, emptyLog, invokeSkill, type WorkLog } from './work.js';
-import { isRecord } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 export type RuleResult = 'matched' | 'not_matched' | 'skipped' | 'failed';
 

@@ -12,7 +12,7 @@ import { ruleRun } from './rule-test.js';
 import { SchemaChecker } from './schemas.js';
 import type { SubjectContext, SubjectRun } from './subject.js';
 import { taskTypeRun } from './task-type-test.js';
-import { isRecord } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 const OPEN_OBJECT = { type: 'object', additionalProperties: true };
 let mockEnvironment: CelEnvironment | undefined;

@@ -10,7 +10,8 @@ import { ScenarioFailure } from './result.js';
 import { decideRule, type RuleInput, type RuleResult } from './rule-test.js';
 import type { SubjectContext } from './subject.js';
 import { emptyLog } from './work.js';
-import { isRecord, show } from './values.js';
+import { show } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 /** One decision, as `expect.rules[]` names it. */
 export interface TaskRuleDecision {

@@ -6,8 +6,9 @@
 import { ScenarioFailure } from './result.js';
 import type { SubjectContext, SubjectRun } from './subject.js';
 import { MissingValue, resolvePaths } from './templates.js';
-import { containsValue, isRecord, show } from './values.js';
+import { containsValue, show } from './values.js';
 import { checkNoSideEffects, checkWorkList, emptyLog, invokeSkill, type WorkLog } from './work.js';
+import { isRecord } from '../json/guards.js';
 
 type Spec = Record<string, unknown>;
 

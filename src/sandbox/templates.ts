@@ -3,7 +3,8 @@
  * `and/or/not/exists/in/eq/ne/lt/le/gt/ge` over `{var: path}` and `{const}`), its `{{path}}` templates, and the
  * `$.path` expressions of task-type outcomes (`$.task.customFields.depot!`, where `!` makes the value required).
  */
-import { isRecord, valueAt } from './values.js';
+import { valueAt } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 /** A rule condition's truth over the context (payload, settings, task, event, skill). */
 export function conditionHolds(condition: unknown, context: Record<string, unknown>): boolean {

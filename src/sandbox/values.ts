@@ -1,11 +1,10 @@
+import { isRecord } from '../json/guards.js';
 /**
  * Comparing and addressing plain JSON values the way scenarios do: `expect` gives a subset of what is there
  * (fields not given are not checked), numbers compare by value (`120` is `120.0`), instants by the moment they
  * name, and data is addressed by dotted paths (`purchase.customer.inn`).
  */
-import { isRecord } from '../json/walk.js';
 
-export { isRecord };
 
 /** Whether `actual` holds everything `expected` gives: objects by their given fields, arrays item by item. */
 export function containsValue(expected: unknown, actual: unknown): boolean {

@@ -7,7 +7,8 @@ import type { Catalog } from './catalog.js';
 import type { MockBook } from './mocks.js';
 import { ScenarioFailure } from './result.js';
 import type { SchemaChecker } from './schemas.js';
-import { containsValue, copy, isRecord, show } from './values.js';
+import { containsValue, copy, show } from './values.js';
+import { isRecord } from '../json/guards.js';
 
 export interface WorkLog {
   ensureWork: Record<string, unknown>[];

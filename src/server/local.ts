@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { RunningCore } from './server.js';
-import type { Seed } from './seed.js';
-import type { PackageTester } from './state.js';
+import type { LocalCore } from '../contract/local-core.js';
+import { startCoreServer, type RunningCore } from './server.js';
+import type { Seed } from '../contract/seed.js';
+import type { PackageTester } from './route.js';
 
 export interface LocalCoreOptions {
   /** Where the state lives; default `.package-sdk/core` under the working directory. */
@@ -23,8 +24,7 @@ export const DEFAULT_LOCAL_CORE_DIR = '.package-sdk/core';
  * The embedded core behind `--server local` (plan, apply, test, bundle): a local core on a free loopback
  * port. Stop it when done; its state stays in `dataDir` for the next run.
  */
-export async function startLocalCore(options: LocalCoreOptions = {}): Promise<{ url: string; token: string; stop(): Promise<void> }> {
-  const { startCoreServer } = await import('./server.js');
+export async function startLocalCore(options: LocalCoreOptions = {}): Promise<LocalCore> {
   const core: RunningCore = await startCoreServer({
     dataDir: resolve(options.dataDir ?? DEFAULT_LOCAL_CORE_DIR),
     token: options.token ?? randomBytes(24).toString('base64url'),

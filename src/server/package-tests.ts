@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Reply } from './route.js';
-import type { PackageTestRequest } from './state.js';
+import type { PackageTestRequest } from './route.js';
 import { CoreError } from './errors.js';
 import { check } from '../check/index.js';
 import { runTests } from '../sandbox/index.js';

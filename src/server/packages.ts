@@ -1,4 +1,5 @@
 import { LineCounter, parseAllDocuments } from 'yaml';
+import { CORE_PLANNED_KINDS, type CorePlannedKind, type PackageFile } from '../contract/packages.js';
 import { conflict, unprocessable } from './errors.js';
 import { digest, now, sameJson } from './identity.js';
 import { type AgentSpec, currentAgent, publishAgent } from './routes/agents.js';
@@ -17,13 +18,6 @@ import type { Row, Store } from './store.js';
  * console edit, and the next plan shows that field as `owner: console`, overwritten only with
  * `overwriteConsole`.
  */
-export const CORE_PLANNED_KINDS = ['TaskType', 'Agent', 'Calendar', 'Process', 'WorkRule', 'View'] as const;
-export type CorePlannedKind = (typeof CORE_PLANNED_KINDS)[number];
-
-export interface PackageFile {
-  path: string;
-  content: string;
-}
 
 export interface PlanRequest {
   files: PackageFile[];

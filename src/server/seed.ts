@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import type { Seed, SeedKind } from '../contract/seed.js';
 import { ADMIN_PRINCIPAL_ID, TENANT_ID, now } from './identity.js';
 import type { Row, Store } from './store.js';
 
@@ -8,8 +9,6 @@ import type { Row, Store } from './store.js';
  * workspace, project, principal, role): `--seed FILE`, JSON or YAML, lists of ids or of objects with an
  * `id` and optional fields (docs/core.md). Seeding is idempotent: an id already stored is left as it is.
  */
-export type SeedKind = 'workspaces' | 'projects' | 'principals' | 'roles';
-export type Seed = Partial<Record<SeedKind, Record<string, unknown>[]>>;
 
 const KINDS: readonly SeedKind[] = ['workspaces', 'projects', 'principals', 'roles'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -7,19 +7,19 @@ import { type Api, type CompiledRoute, type Reply, type Route, type RouteContext
 import { loadBundleSupport } from './routes/bundles.js';
 import { ensureBuiltInTaskType } from './routes/catalog.js';
 import { ROUTES } from './routes/index.js';
-import { type Seed, applySeed } from './seed.js';
-import type { CoreState, PackageTester } from './state.js';
+import type { Seed } from '../contract/seed.js';
+import { applySeed } from './seed.js';
+import type { CoreState, PackageTester } from './route.js';
 import { Store } from './store.js';
 import { schemaCheck } from './validate.js';
 import { DEFAULT_CORE_VERSION } from '../contract/version.js';
+import { testPackage } from './package-tests.js';
 
 export { DEFAULT_CORE_VERSION };
 
 /** Each service names a bad token its own way (compat-package-sdk-install §6.1, compat-kernos §4). */
 const UNAUTHORIZED_CODE: Record<Api, string> = { core: 'invalid_credentials', admin: 'invalid_credentials', notifications: 'invalid_token', kernos: 'unauthorized' };
 
-/** The sandbox's engine, loaded on the first `POST /packages:test` only. */
-const sandboxTester: PackageTester = async (request) => (await import('./package-tests.js')).testPackage(request);
 
 /** Package files may be up to 1000 × 1 MB; a request beyond this is refused before it is read whole. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -55,7 +55,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<Runni
     const state: CoreState = {
       version: options.version ?? DEFAULT_CORE_VERSION,
       dataDir: options.dataDir,
-      packageTester: options.packageTester ?? sandboxTester,
+      packageTester: options.packageTester ?? testPackage,
       bundles: loadBundleSupport(options.dataDir),
     };
     const handler = createDispatcher(store, state, options.token);

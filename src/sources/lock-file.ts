@@ -3,6 +3,8 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { byCodePoint, digest } from '../json/canonical.js';
 import { isLocalUrl } from './source.js';
+import { reduceSchemaErrors } from '../schema/errors.js';
+import { validatorFor } from '../schema/validators.js';
 
 /**
  * `packages.lock` (`package-sdk.lock/v1`, compat §2.2): written only by `package-sdk lock`, next to the
@@ -83,8 +85,6 @@ export function lockHash(entries: readonly LockEntry[]): string {
 
 /** The first problem of a lock document against `schema/v1/lock.schema.json`, or undefined when valid. */
 export async function lockSchemaProblem(document: unknown): Promise<string | undefined> {
-  const [{ validatorFor }, { reduceSchemaErrors }] = await Promise.all([
-    import('../schema/validators.js'), import('../schema/errors.js')]);
   const validate = await validatorFor('lock');
   if (validate(withPublishedUrls(document))) return undefined;
   const [first] = reduceSchemaErrors(validate.errors ?? []);

@@ -1,8 +1,10 @@
-import type { Finding, Severity, Span } from '../model/finding.js';
+import type { Span } from '../json/document.js';
+import type { Finding, Severity } from '../model/finding.js';
 import { SourceError } from './errors.js';
 import { materialiseSource, pinSource, type PinnedSource, type SourceOptions } from './git-source.js';
 import { isGitLockSource, orderedSource, type LockEntry, type LockSource } from './lock-file.js';
 import { sourceProblems, type GitSource } from './source.js';
+import { cacheRoot } from './cache.js';
 
 /**
  * The seam between loading an installation and git: the loader hands each git source (and the lock's entry
@@ -56,7 +58,7 @@ export function gitSourceResolver(options: ResolverOptions = {}): GitSourceResol
     const pinned = lockedOf(source, lockEntry, options.installFile);
     if ('code' in pinned) return { findings: [finding(place, pinned.code, 'error', pinned.message, pinned.hint)] };
     try {
-      const cacheDir = options.cacheDir ?? (await import('./cache.js')).cacheRoot();
+      const cacheDir = options.cacheDir ?? cacheRoot();
       const { dir, warnings } = await materialiseSource(source, pinned, { ...options, cacheDir });
       return { dir, findings: warnings.map((w) => finding(place, w.code, 'warning', w.message, w.hint)) };
     } catch (error) {

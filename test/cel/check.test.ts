@@ -1,6 +1,7 @@
 // Each code of the taimen/1 profile: cases that must raise it, near-misses that must not.
 import { describe, expect, it } from 'vitest';
-import { CEL_CODES, checkExpression, createEnvironment, PROCESS_ERROR_SCHEMA, LIMITS } from '../../src/cel/index.js';
+import { CEL_CODES, checkExpression, createEnvironment, LIMITS } from '../../src/cel/index.js';
+import { PROCESS_ERROR_SCHEMA } from '../../src/process/index.js';
 import type { CelCode, CelTypeName, CheckOptions, JsonSchema, Profile } from '../../src/cel/index.js';
 
 const DATA: JsonSchema = {

@@ -6,7 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { checkExpression, createEnvironment, expressionProfile, processExpressions, processProfile, viewExpressions, viewProfile } from '../../src/cel/index.js';
+import { checkExpression, createEnvironment, viewExpressions, viewProfile } from '../../src/cel/index.js';
+import { expressionProfile, processExpressions, processProfile } from '../../src/process/index.js';
 import type { CelEnvironment, InstallVariable, JsonSchema, Profile } from '../../src/cel/index.js';
 
 /** One diagnostic, where it is and what it says. */

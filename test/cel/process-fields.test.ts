@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import {
-  checkExpression, createEnvironment, expressionProfile, processExpressions, processProfile, viewExpressions,
-} from '../../src/cel/index.js';
-import type { JsonSchema, ProcessExpression } from '../../src/cel/index.js';
+import { checkExpression, createEnvironment, viewExpressions } from '../../src/cel/index.js';
+import { expressionProfile, processExpressions, processProfile } from '../../src/process/index.js';
+import type { JsonSchema } from '../../src/cel/index.js';
+import type { ProcessExpression } from '../../src/process/index.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const spec = (parse(readFileSync(resolve(root, 'fixtures/cel/shapes.process.yaml'), 'utf8')) as { spec: Record<string, unknown> }).spec;

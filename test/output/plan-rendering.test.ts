@@ -6,6 +6,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { localCore } from '../../src/cli/local-core.js';
 import { apply } from '../../src/plan/apply.js';
 import { plan } from '../../src/plan/plan.js';
 import { paintFor } from '../../src/report/paint.js';
@@ -20,7 +21,7 @@ afterAll(() => copies.forEach((dir) => rmSync(dir, { recursive: true, force: tru
 function stand(base: string, env: { file?: string; values?: NodeJS.ProcessEnv }) {
   const dir = overlay(base);
   copies.push(dir);
-  const common = { processEnv: env.values ?? {}, localDataDir: join(dir, '.package-sdk/core'), ...(env.file ? { env: join(dir, env.file) } : {}) };
+  const common = { localCore, processEnv: env.values ?? {}, localDataDir: join(dir, '.package-sdk/core'), ...(env.file ? { env: join(dir, env.file) } : {}) };
   const out = join(dir, 'plan.json');
   return {
     dir,

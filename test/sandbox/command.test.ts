@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startLocalCore } from '../../src/server/local.js';
-import { runTestCommand } from '../../src/sandbox/command.js';
+import { runTestCommand } from '../../src/cli/test.js';
 import { runTestsOnServer } from '../../src/sandbox/remote.js';
 import { FIXTURES, overlay } from '../support/overlay.js';
 

@@ -4,7 +4,6 @@
  */
 import type { InstallVariable, JsonSchema } from '../../cel/index.js';
 import type { SourceDocument } from '../../json/document.js';
-import { isMapping } from '../../load/package.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import type { Workspace } from '../../model/workspace.js';
 import { processDataSchema, processModel, type ProcessModel } from '../../process/index.js';
@@ -12,6 +11,7 @@ import { settingsOf, settingsSchemaOf } from '../settings-schema.js';
 import { declaredLocales, localeDictionaries, type DeclaredLocale, type LocaleDictionary } from './locales.js';
 import { resolveSchemaRef, type SchemaRefFailure } from './schema-refs.js';
 import { reviewSettingsDeclaration, type SettingsProblem } from './settings.js';
+import { isRecord } from '../../json/guards.js';
 
 export type { DeclaredLocale, LocaleDictionary, SchemaRefFailure, SettingsProblem };
 
@@ -50,8 +50,8 @@ export function createFacts(_workspace: Workspace): Facts {
     },
     variables: (pkg) => {
       const spec = pkg === undefined ? undefined : (pkg.manifest.value as { spec?: unknown } | null)?.spec;
-      const variables = isMapping(spec) ? spec.variables : undefined;
-      return isMapping(variables) ? (variables as Record<string, InstallVariable>) : {};
+      const variables = isRecord(spec) ? spec.variables : undefined;
+      return isRecord(variables) ? (variables as Record<string, InstallVariable>) : {};
     },
     locales: memo(declaredLocales),
     dictionaries: memo(localeDictionaries),

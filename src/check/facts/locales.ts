@@ -4,11 +4,11 @@
  * the screen rules alike.
  */
 import type { SourceDocument } from '../../json/document.js';
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import { lineStartsOf } from '../../load/load-finding.js';
 import { resolvePlain } from '../../load/yaml-scalars.js';
 import type { Dictionary, Package } from '../../model/package.js';
+import { isRecord } from '../../json/guards.js';
 
 export const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$/;
 export const MESSAGE_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
@@ -80,7 +80,7 @@ export function localeDictionaries(pkg: Package): Map<string, LocaleDictionary> 
   for (const dictionary of wellPlaced(pkg)) {
     const value = dictionary.document.value;
     if (value === null) out.set(dictionary.locale, { dictionary, messages: {} });
-    else if (isMapping(value)) out.set(dictionary.locale, { dictionary, messages: value });
+    else if (isRecord(value)) out.set(dictionary.locale, { dictionary, messages: value });
   }
   return out;
 }
@@ -143,5 +143,5 @@ export function isHidden(dictionary: Dictionary): boolean {
 
 export function manifestSpec(pkg: Package): Record<string, unknown> {
   const spec = (pkg.manifest.value as { spec?: unknown } | null)?.spec;
-  return isMapping(spec) ? spec : {};
+  return isRecord(spec) ? spec : {};
 }

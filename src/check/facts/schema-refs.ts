@@ -4,11 +4,11 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { isRecord } from '../../json/walk.js';
 import type { SourceDocument } from '../../json/document.js';
 import { valueAt } from '../../json/pointer.js';
 import { parseSource } from '../../load/source.js';
 import type { Package, PackageObject } from '../../model/package.js';
+import { isRecord } from '../../json/guards.js';
 
 export type SchemaRefFailure =
   | { reason: 'outside' }

@@ -4,11 +4,10 @@
  * settings-read rules type `settings.*` against the declaration only when it has no mistake.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package } from '../../model/package.js';
-import { hintOf } from '../rule.js';
+import { hintOf } from '../../model/finding.js';
 import { findCredentialMaterial, isSecretLikeName } from '../secrets.js';
 import {
   SETTINGS_POINTER,
@@ -18,6 +17,7 @@ import {
   fieldOf,
   settingsOf,
 } from '../settings-schema.js';
+import { isRecord } from '../../json/guards.js';
 
 /** Keywords of a settings field, and the field types each one applies to (undefined: every type). */
 const KEYWORDS: Readonly<Record<string, readonly SettingsType[] | undefined>> = {
@@ -69,7 +69,7 @@ export function reviewSettingsDeclaration(pkg: Package): SettingsProblem[] {
   const unsupported = (pointer: string, reason: string, extra: Partial<SettingsProblem> = {}) =>
     problems.push({ code: 'settings_schema_unsupported', pointer, field: 'spec.settings', reason, ...extra });
   if (settings === undefined) return problems;
-  if (!isMapping(settings)) {
+  if (!isRecord(settings)) {
     unsupported(SETTINGS_POINTER, 'the declaration is a mapping {schema, uischema?}');
     return problems;
   }
@@ -83,7 +83,7 @@ export function reviewSettingsDeclaration(pkg: Package): SettingsProblem[] {
   }
   const root = settings.schema;
   if (root === undefined) unsupported(SETTINGS_POINTER, 'the declaration has no schema');
-  else if (!isMapping(root)) unsupported(SETTINGS_SCHEMA_POINTER, 'the schema is a mapping with type: object and properties');
+  else if (!isRecord(root)) unsupported(SETTINGS_SCHEMA_POINTER, 'the schema is a mapping with type: object and properties');
   else if (root.type !== 'object') unsupported(root.type === undefined ? SETTINGS_SCHEMA_POINTER : `${SETTINGS_SCHEMA_POINTER}/type`, 'the root of the settings schema is type: object');
   else new DeclarationReview(pkgKey, problems).field(root, SETTINGS_SCHEMA_POINTER, { path: [], level: 0, objectDepth: 0, required: true });
   return problems;
@@ -112,7 +112,7 @@ class DeclarationReview {
     const before = this.problems.length;
     const report = (code: DeclarationCode, at: string, reason: string, extra: Partial<SettingsProblem> = {}) =>
       this.problems.push({ code, pointer: at, field: name, reason, ...extra });
-    if (!isMapping(node)) {
+    if (!isRecord(node)) {
       report('settings_schema_unsupported', pointer, 'a field is a mapping of JSON Schema keywords');
       return;
     }
@@ -201,7 +201,7 @@ class DeclarationReview {
       return;
     }
     const properties = node.properties;
-    if (!isMapping(properties) || Object.keys(properties).length === 0) {
+    if (!isRecord(properties) || Object.keys(properties).length === 0) {
       report('settings_schema_unsupported', properties === undefined ? pointer : childPointer(pointer, 'properties'), 'an object field lists at least one property');
       return;
     }
@@ -246,9 +246,9 @@ class DeclarationReview {
     const path = [...place.path, '[]'];
     if (place.level >= 3) {
       // The deepest level: items hold scalars only, and nothing nests further.
-      const type = isMapping(items) ? fieldOf(items).type : undefined;
+      const type = isRecord(items) ? fieldOf(items).type : undefined;
       if (type !== undefined && !SCALAR_TYPES.includes(type)) {
-        report('settings_schema_unsupported', isMapping(items) ? childPointer(at, 'type') : at, `items of an array at the deepest level are scalars (string, integer, number, boolean), not ${type}`);
+        report('settings_schema_unsupported', isRecord(items) ? childPointer(at, 'type') : at, `items of an array at the deepest level are scalars (string, integer, number, boolean), not ${type}`);
         return;
       }
     }
@@ -262,7 +262,7 @@ class DeclarationReview {
         const found = findCredentialMaterial(value);
         if (found) report('settings_secret_field', at, `holds ${found.kind}`, { span: { offset: found.offset, length: found.length }, hint: SECRET_HINT });
       } else if (Array.isArray(value)) value.forEach((item, index) => scan(item, childPointer(at, index)));
-      else if (isMapping(value)) for (const [key, item] of Object.entries(value)) scan(item, childPointer(at, key));
+      else if (isRecord(value)) for (const [key, item] of Object.entries(value)) scan(item, childPointer(at, key));
     };
     scan(node.default, childPointer(pointer, 'default'));
     if (Array.isArray(node.enum)) scan(node.enum, childPointer(pointer, 'enum'));
@@ -304,13 +304,13 @@ function valueProblem(value: unknown, schema: Record<string, unknown>, at: strin
   if (Array.isArray(value)) {
     if (typeof schema.minItems === 'number' && value.length < schema.minItems) return fail(`has ${value.length} item(s), fewer than minItems ${schema.minItems}`);
     if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) return fail(`has ${value.length} item(s), more than maxItems ${schema.maxItems}`);
-    if (!isMapping(schema.items)) return undefined;
+    if (!isRecord(schema.items)) return undefined;
     for (const [index, item] of value.entries()) {
       const problem = valueProblem(item, schema.items, `${at}[${index}]`);
       if (problem !== undefined) return problem;
     }
   }
-  if (isMapping(value)) return objectProblem(value, schema, at);
+  if (isRecord(value)) return objectProblem(value, schema, at);
   return undefined;
 }
 
@@ -328,10 +328,10 @@ function stringProblem(value: string, schema: Record<string, unknown>, at: strin
 }
 
 function objectProblem(value: Record<string, unknown>, schema: Record<string, unknown>, at: string): { at: string; reason: string } | undefined {
-  const properties = isMapping(schema.properties) ? schema.properties : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
   for (const [key, member] of Object.entries(value)) {
     const field = properties[key];
-    if (!isMapping(field)) return { at, reason: `member '${key}' is not a property of the field` };
+    if (!isRecord(field)) return { at, reason: `member '${key}' is not a property of the field` };
     const problem = valueProblem(member, field, `${at}.${key}`);
     if (problem !== undefined) return problem;
   }
@@ -359,7 +359,7 @@ function fitsType(value: unknown, type: SettingsType): boolean {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return isMapping(value);
+      return isRecord(value);
   }
 }
 

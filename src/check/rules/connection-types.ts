@@ -1,5 +1,5 @@
-import { isMapping } from '../../load/package.js';
 import { defineRule } from '../rule.js';
+import { isRecord } from '../../json/guards.js';
 
 /**
  * What the core checks of a ConnectionType without a provider at hand (compat-package-sdk-check.md §2.4): the
@@ -39,14 +39,14 @@ const CHECKED_FIELDS: readonly {
   {
     name: 'accountField.pattern',
     pointer: '/spec/accountField/pattern',
-    read: (spec) => (isMapping(spec.accountField) ? spec.accountField.pattern : undefined),
+    read: (spec) => (isRecord(spec.accountField) ? spec.accountField.pattern : undefined),
     problem: (value) => patternProblem(value),
     hint: 'write a regular expression that the whole account matches, e.g. ^[a-z0-9-]+$',
   },
   {
     name: 'oauth2.tokenUrlTemplate',
     pointer: '/spec/oauth2/tokenUrlTemplate',
-    read: (spec) => (isMapping(spec.oauth2) ? spec.oauth2.tokenUrlTemplate : undefined),
+    read: (spec) => (isRecord(spec.oauth2) ? spec.oauth2.tokenUrlTemplate : undefined),
     problem: (value) => tokenUrlProblem(value),
     hint: 'e.g. https://{account}.provider.example/oauth/token or https://provider.example/oauth/token',
   },

@@ -4,13 +4,13 @@
  * policies that pick one rule — every input combination is matched (`first`, `unique`), by one rule only
  * (`unique`), and no rule hides behind the rules above it (`first`). docs/analysis.md states the exact rules.
  */
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import { closestName, didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { lookupDataField, processDataSchema, processModel } from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { atomsOf, parseCell, uncoveredPoint, type Domain, type InputType, type Point } from '../../model/decision-table.js';
+import { isRecord } from '../../json/guards.js';
 
 export const decisionTables = defineRule({
   id: 'process/decision-tables',
@@ -63,7 +63,7 @@ export const decisionTables = defineRule({
       if (!Array.isArray(decisions)) continue;
       const used = usedTables(process);
       decisions.forEach((table, index) => {
-        if (!isMapping(table) || typeof table.id !== 'string') return;
+        if (!isRecord(table) || typeof table.id !== 'string') return;
         const pointer = childPointer('/spec/decisions', index);
         new TableCheck(context, process, table, table.id, pointer).run(used.get(table.id) ?? []);
       });
@@ -86,7 +86,7 @@ function usedTables(process: PackageObject): Map<string, { pointer: string; inpu
   const model = processModel(process.spec);
   for (const element of model.elements) {
     const step = model.stepAt(element.pointer);
-    if (step?.kind !== 'decide' || !isMapping(step.body) || typeof step.body.table !== 'string') continue;
+    if (step?.kind !== 'decide' || !isRecord(step.body) || typeof step.body.table !== 'string') continue;
     const list = used.get(step.body.table) ?? [];
     list.push({ pointer: `${step.pointer}/decide`, input: step.body.input });
     used.set(step.body.table, list);
@@ -112,7 +112,7 @@ class TableCheck {
     this.rules = [];
     if (Array.isArray(table.rules)) {
       table.rules.forEach((rule, i) => {
-        if (isMapping(rule)) this.rules.push({ when: isMapping(rule.when) ? rule.when : {}, then: rule.then, pointer: childPointer(`${pointer}/rules`, i) });
+        if (isRecord(rule)) this.rules.push({ when: isRecord(rule.when) ? rule.when : {}, then: rule.then, pointer: childPointer(`${pointer}/rules`, i) });
       });
     }
   }
@@ -139,7 +139,7 @@ class TableCheck {
 
   /** False when the mapping names an input the table does not have. */
   private checkInputNames(map: unknown, pointer: string): boolean {
-    if (!isMapping(map)) return true;
+    if (!isRecord(map)) return true;
     const known = this.inputs.map((input) => input.id);
     const unknown = Object.keys(map).filter((name) => !known.includes(name));
     for (const name of unknown) {
@@ -151,7 +151,7 @@ class TableCheck {
   }
 
   private checkOutputs(rule: TableCheck['rules'][number]): void {
-    if (!isMapping(rule.then)) return;
+    if (!isRecord(rule.then)) return;
     const meant = new Set<string>(); // a misspelt output is one mistake: not also a missing one
     for (const name of Object.keys(rule.then)) {
       if (this.outputs.includes(name)) continue;
@@ -242,7 +242,7 @@ class TableCheck {
 }
 
 function mappings(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.filter(isMapping) : [];
+  return Array.isArray(value) ? value.filter(isRecord) : [];
 }
 
 function isAny(cell: unknown): boolean {

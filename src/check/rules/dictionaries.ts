@@ -4,7 +4,6 @@
  * flat mapping of message keys to ICU MessageFormat texts.
  */
 import type { SourceDocument } from '../../json/document.js';
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import type { Package } from '../../model/package.js';
 import type { Workspace } from '../../model/workspace.js';
@@ -13,6 +12,7 @@ import {
   wellPlaced, type DeclaredLocale, type MessageMistake,
 } from '../facts/locales.js';
 import { defineRule } from '../rule.js';
+import { isRecord } from '../../json/guards.js';
 
 const MESSAGE_MAX_LENGTH = 2000;
 
@@ -158,7 +158,7 @@ export const dictionaries = defineRule({
         }
         const value = dictionary.document.value;
         if (value === null) continue;
-        if (!isMapping(value)) {
+        if (!isRecord(value)) {
           context.report('invalid_dictionary', whole, { file: `i18n/${dictionary.locale}${DICTIONARY_EXTENSION}`, holds: describeValue(value) }, {
             hint: 'write one line per message: <key>: <text>',
           });

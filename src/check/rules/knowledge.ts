@@ -5,13 +5,13 @@
  * term of them (through `extends` too).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import type { Workspace } from '../../model/workspace.js';
 import { PLATFORM_ONTOLOGIES, platformOntology } from '../platform-ontologies/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
+import { isRecord } from '../../json/guards.js';
 
 export const knowledgePacks = defineRule({
   id: 'knowledge/packs',
@@ -150,10 +150,10 @@ export const installationKnowledge = defineRule({
   check(context) {
     const installation = context.workspace.installation;
     const spec = (installation?.document.value as { spec?: unknown } | null)?.spec;
-    if (installation === undefined || !isMapping(spec) || !Array.isArray(spec.knowledge)) return;
+    if (installation === undefined || !isRecord(spec) || !Array.isArray(spec.knowledge)) return;
     const ontologies = OntologyIndex.of(context.workspace);
     spec.knowledge.forEach((entry, index) => {
-      if (!isMapping(entry) || !Array.isArray(entry.packs)) return;
+      if (!isRecord(entry) || !Array.isArray(entry.packs)) return;
       entry.packs.forEach((ref, at) => {
         if (typeof ref !== 'string' || ref.includes('${') || ontologies.resolveAnywhere(ref)) return;
         const pointer = childPointer(childPointer(childPointer('/spec/knowledge', index), 'packs'), at);
@@ -195,7 +195,7 @@ export function knowledgeUses(process: PackageObject): TermUse[] {
       value.forEach((item, index) => visit(item, childPointer(pointer, index), inSection));
       return;
     }
-    if (!isMapping(value)) return;
+    if (!isRecord(value)) return;
     for (const [key, child] of Object.entries(value)) {
       if (NOT_TERMS.has(key) || SCHEMAS.has(key)) continue;
       const at = childPointer(pointer, key);
@@ -208,7 +208,7 @@ export function knowledgeUses(process: PackageObject): TermUse[] {
   };
   visit(process.spec, '/spec', false);
   const memory = process.spec.memory;
-  if (isMapping(memory) && isMapping(memory.case) && memory.case.kind === undefined) add('kind', 'case', '/spec/memory/case');
+  if (isRecord(memory) && isRecord(memory.case) && memory.case.kind === undefined) add('kind', 'case', '/spec/memory/case');
   return uses;
 }
 
@@ -220,7 +220,7 @@ interface DeclaredOntology {
 /** `spec.knowledge` of the manifest, or undefined when the field is absent. */
 function declaredOntologies(pkg: Package): DeclaredOntology[] | undefined {
   const spec = (pkg.manifest.value as { spec?: unknown } | null)?.spec;
-  if (!isMapping(spec) || !('knowledge' in spec)) return undefined;
+  if (!isRecord(spec) || !('knowledge' in spec)) return undefined;
   const list = Array.isArray(spec.knowledge) ? spec.knowledge : [];
   return list.flatMap((ref, index) => (typeof ref === 'string' ? [{ ref, pointer: childPointer('/spec/knowledge', index) }] : []));
 }
@@ -293,12 +293,12 @@ class OntologyIndex {
       return;
     }
     for (const kind of Array.isArray(spec.kinds) ? spec.kinds : []) {
-      if (!isMapping(kind)) continue;
+      if (!isRecord(kind)) continue;
       if (typeof kind.kind === 'string') kinds.add(kind.kind);
       for (const alias of Array.isArray(kind.kindAliases) ? kind.kindAliases : []) if (typeof alias === 'string') kinds.add(alias);
     }
     for (const relation of Array.isArray(spec.relations) ? spec.relations : []) {
-      if (isMapping(relation) && typeof relation.relation === 'string') relations.add(relation.relation);
+      if (isRecord(relation) && typeof relation.relation === 'string') relations.add(relation.relation);
     }
     for (const base of Array.isArray(spec.extends) ? spec.extends : []) {
       if (typeof base === 'string') this.collectTerms(from, base, kinds, relations, opaque, seen);

@@ -4,7 +4,6 @@
  * the versions at hand.
  */
 import { DEFAULT_CORE_VERSION } from '../../contract/version.js';
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
@@ -12,6 +11,7 @@ import { parseRange, parseVersion, satisfies } from '../../model/semver-range.js
 import { findVariables, type VariableUse } from '../../model/variables.js';
 import type { Finding } from '../../model/finding.js';
 import { defineRule, type RuleContext } from '../rule.js';
+import { isRecord } from '../../json/guards.js';
 
 /** The engines component the local core stands for; plan checks the stand's version of it. */
 const CONTROL_PLANE = 'control-plane';
@@ -66,7 +66,7 @@ export const variables = defineRule({
         reportNoDeclarations(context, pkg, uses);
         continue;
       }
-      const declared = isMapping(spec.variables) ? spec.variables : {};
+      const declared = isRecord(spec.variables) ? spec.variables : {};
       reportUndeclared(context, pkg, uses, declared, validObjects);
       for (const [name, declaration] of Object.entries(declared)) {
         const pointer = childPointer('/spec/variables', name);
@@ -75,7 +75,7 @@ export const variables = defineRule({
             hint: `use it as \${${name}} in an object of the package, or remove it (uses inside package.yaml do not count)`,
           });
         }
-        if (isMapping(declaration)) checkDeclaration(context, pkg, name, declaration, pointer);
+        if (isRecord(declaration)) checkDeclaration(context, pkg, name, declaration, pointer);
       }
     }
   },
@@ -171,7 +171,7 @@ export const requires = defineRule({
       if (!Array.isArray(entries)) continue;
       const reported = new Set<string>();
       entries.forEach((entry, index) => {
-        if (!isMapping(entry) || !('version' in entry)) return;
+        if (!isRecord(entry) || !('version' in entry)) return;
         const pointer = childPointer(childPointer('/spec/requires', index), 'version');
         const required = typeof entry.package === 'string' ? entry.package : '?';
         const range = checkRange(entry.version);
@@ -215,7 +215,7 @@ export const engines = defineRule({
     const local = parseVersion(DEFAULT_CORE_VERSION)!;
     for (const pkg of context.packages()) {
       const declared = manifestSpec(pkg).engines;
-      if (!isMapping(declared)) continue;
+      if (!isRecord(declared)) continue;
       const reported = new Set<string>();
       for (const [component, written] of Object.entries(declared)) {
         const pointer = childPointer('/spec/engines', component);
@@ -249,7 +249,7 @@ function unexplained(findings: readonly Finding[], reported: ReadonlySet<string>
 
 function manifestSpec(pkg: Package): Record<string, unknown> {
   const spec = (pkg.manifest.value as { spec?: unknown } | null)?.spec;
-  return isMapping(spec) ? spec : {};
+  return isRecord(spec) ? spec : {};
 }
 
 function isAbsoluteHttpUrl(value: string): boolean {

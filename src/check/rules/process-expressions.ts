@@ -4,18 +4,16 @@
  * its `spec.data`: each `start.set` / `set` / `output.as` key names a declared field and gives a value of the
  * field's type, and each field an expression reads is written somewhere or required from the start.
  */
-import {
-  checkExpression, createEnvironment, expressionProfile, processExpressions, processProfile,
-  type CelEnvironment, type CheckResult, type PathRead, type JsonSchema, type Profile, type ProcessExpression,
-} from '../../cel/index.js';
+import { checkExpression, createEnvironment, type CelEnvironment, type CheckResult, type PathRead, type JsonSchema, type Profile } from '../../cel/index.js';
+import { expressionProfile, processExpressions, processProfile, type ProcessExpression } from '../../process/index.js';
 import type { SourceDocument } from '../../json/document.js';
-import { isMapping } from '../../load/package.js';
 import { childPointer, pointerSegments } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { lookupDataField, processModel } from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { EXPRESSION_CODES, reportDiagnostics } from '../expression-findings.js';
+import { isRecord } from '../../json/guards.js';
 
 /** A data path a process writes: a key of `start.set`, `correlate[].set`, a step's `set` or `output.as`. */
 interface DataWrite {
@@ -89,20 +87,20 @@ class Environments {
 function dataWrites(process: PackageObject): DataWrite[] {
   const writes: DataWrite[] = [];
   const fromMap = (map: unknown, pointer: string): void => {
-    if (!isMapping(map)) return;
+    if (!isRecord(map)) return;
     for (const key of Object.keys(map)) writes.push({ path: key.split('.'), pointer: childPointer(pointer, key) });
   };
   const start = process.spec.start;
-  if (isMapping(start)) fromMap(start.set, '/spec/start/set');
+  if (isRecord(start)) fromMap(start.set, '/spec/start/set');
   const correlate = process.spec.correlate;
-  if (Array.isArray(correlate)) correlate.forEach((entry, i) => isMapping(entry) && fromMap(entry.set, `/spec/correlate/${i}/set`));
+  if (Array.isArray(correlate)) correlate.forEach((entry, i) => isRecord(entry) && fromMap(entry.set, `/spec/correlate/${i}/set`));
   const model = processModel(process.spec);
   for (const element of model.elements) {
     const step = model.stepAt(element.pointer);
     if (step === undefined) continue;
     if (step.kind === 'set') fromMap(step.body, `${step.pointer}/set`);
     const output = step.node.output;
-    if (isMapping(output)) fromMap(output.as, `${step.pointer}/output/as`);
+    if (isRecord(output)) fromMap(output.as, `${step.pointer}/output/as`);
   }
   return writes;
 }
@@ -114,9 +112,9 @@ function callInputs(processes: readonly PackageObject[]): Map<string, DataWrite[
     const model = processModel(caller.spec);
     for (const element of model.elements) {
       const step = model.stepAt(element.pointer);
-      if (step?.kind !== 'call' || !isMapping(step.body)) continue;
+      if (step?.kind !== 'call' || !isRecord(step.body)) continue;
       const { process, input } = step.body;
-      if (typeof process !== 'string' || !isMapping(input)) continue;
+      if (typeof process !== 'string' || !isRecord(input)) continue;
       const list = inputs.get(process) ?? [];
       for (const key of Object.keys(input)) list.push({ path: key.split('.'), pointer: '' });
       inputs.set(process, list);
@@ -154,7 +152,7 @@ function checkWrites(context: Context, process: PackageObject, data: Record<stri
 
 function valueAt(document: SourceDocument, pointer: string): string | undefined {
   let node: unknown = document.value;
-  for (const segment of pointerSegments(pointer)) node = isMapping(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
+  for (const segment of pointerSegments(pointer)) node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
   return typeof node === 'string' ? node : undefined;
 }
 

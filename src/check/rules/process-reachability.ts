@@ -4,13 +4,13 @@
  * run out of work without reaching one. The analysis only speaks when it is sure; docs/analysis.md states the
  * exact rules.
  */
-import { isMapping } from '../../load/package.js';
 import type { PackageObject } from '../../model/package.js';
 import {
   atomsIn, fieldTestOf, guardOf, lookupDataField, processDataSchema, processModel,
   type Block, type FieldTest, type Guard, type ProcessModel, type Stage as ProcessStage, type Step,
 } from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
+import { isRecord } from '../../json/guards.js';
 
 export const processReachability = defineRule({
   id: 'process/reachability',
@@ -231,7 +231,7 @@ class StageFlow {
    * raise steps of the stages are all guarded by tests of enum or boolean data fields that leave a value out.
    */
   private deadEnd(): void {
-    if (!this.model.blocks.some((block) => block.steps.some((step) => step.kind === 'complete' && isMapping(step.body)))) return;
+    if (!this.model.blocks.some((block) => block.steps.some((step) => step.kind === 'complete' && isRecord(step.body)))) return;
     const live = this.stages.filter((stage) => this.startable.has(stage.id));
     if (live.length === 0 || live.some((stage) => stage.ending !== undefined)) return;
     const exits: ConditionalExit[] = [];
@@ -289,7 +289,7 @@ function stageOf(stage: ProcessStage): Stage {
 }
 
 function isExit(step: Step): boolean {
-  return (step.kind === 'complete' || step.kind === 'raise') && isMapping(step.body);
+  return (step.kind === 'complete' || step.kind === 'raise') && isRecord(step.body);
 }
 
 /** A `when` that tests one enum or boolean data field (see `fieldTestOf`). */

@@ -1,10 +1,10 @@
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { dottedPath, processModel, STEP_KINDS_WITH_DUE, type ProcessElement } from '../../process/index.js';
 import { defineRule } from '../rule.js';
 import { eachMapping } from '../values.js';
+import { isRecord } from '../../json/guards.js';
 
 /**
  * Process statics (compat-package-sdk-check.md §2.6): element ids are unique, and what a step names inside
@@ -60,7 +60,7 @@ export const processElementRules = defineRule({
       const model = processModel(process.spec);
       for (const element of elements) {
         const step = model.stepAt(element.pointer);
-        if (step?.kind === 'decide' && isMapping(step.body) && typeof step.body.table === 'string' && !tables.includes(step.body.table)) {
+        if (step?.kind === 'decide' && isRecord(step.body) && typeof step.body.table === 'string' && !tables.includes(step.body.table)) {
           const hint = didYouMean(step.body.table, tables);
           context.report('unknown_decision_table', place(`${step.pointer}/decide/table`), {
             step: element.id,
@@ -96,7 +96,7 @@ function checkMigrations(
 ): void {
   const version = process.spec.version;
   eachMapping(process.spec.migrations, '/spec/migrations', (migration, pointer) => {
-    if (migration.to !== version || !isMapping(migration.map)) return;
+    if (migration.to !== version || !isRecord(migration.map)) return;
     for (const [source, target] of Object.entries(migration.map)) {
       if (typeof target !== 'string' || ids.has(target)) continue;
       report(childPointer(childPointer(pointer, 'map'), source), { from: String(migration.from), to: String(migration.to), target }, didYouMean(target, ids));
@@ -164,7 +164,7 @@ export const processCalendars = defineRule({
           context.report('due_calendar_missing', place(deadline.pointer), { where: deadline.where }, {
             hint: 'add calendar: <key of a Calendar> to the due, or spec.calendar to the process',
           });
-        } else if (units.has('workhours') && calendarObject && !isMapping(calendarObject.spec.workingHours)) {
+        } else if (units.has('workhours') && calendarObject && !isRecord(calendarObject.spec.workingHours)) {
           context.report('due_calendar_no_hours', place(deadline.pointer), { where: deadline.where, calendar }, {
             hint: `add workingHours to calendar ${calendar}, or count the deadline in workdays or a duration`,
           });
@@ -177,13 +177,13 @@ export const processCalendars = defineRule({
 /** The deadline of the whole process and those of its steps. */
 function deadlinesOf(process: PackageObject): Deadline[] {
   const deadlines: Deadline[] = [];
-  if (isMapping(process.spec.due)) deadlines.push({ due: process.spec.due, pointer: '/spec/due', where: 'spec.due' });
+  if (isRecord(process.spec.due)) deadlines.push({ due: process.spec.due, pointer: '/spec/due', where: 'spec.due' });
   const model = processModel(process.spec);
   for (const element of model.elements) {
     const step = model.stepAt(element.pointer);
     if (step === undefined || !(STEP_KINDS_WITH_DUE as readonly string[]).includes(step.kind)) continue;
-    const due = isMapping(step.body) ? step.body.due : undefined;
-    if (isMapping(due)) deadlines.push({ due, pointer: `${step.pointer}/${step.kind}/due`, where: `step ${element.id}: ${step.kind}.due` });
+    const due = isRecord(step.body) ? step.body.due : undefined;
+    if (isRecord(due)) deadlines.push({ due, pointer: `${step.pointer}/${step.kind}/due`, where: `step ${element.id}: ${step.kind}.due` });
   }
   return deadlines;
 }
@@ -192,7 +192,7 @@ function deadlinesOf(process: PackageObject): Deadline[] {
 function workingUnits(due: Record<string, unknown>): Set<'workdays' | 'workhours'> {
   const units = new Set<'workdays' | 'workhours'>();
   for (const part of [due, due.warnBefore]) {
-    if (!isMapping(part)) continue;
+    if (!isRecord(part)) continue;
     if (part.workdays !== undefined) units.add('workdays');
     if (part.workhours !== undefined) units.add('workhours');
   }

@@ -1,4 +1,3 @@
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject } from '../../model/package.js';
@@ -6,6 +5,7 @@ import { dottedPath, processModel } from '../../process/index.js';
 import type { Workspace } from '../../model/workspace.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { eachMapping, eachString, installationSpec, stringsOf } from '../values.js';
+import { isRecord } from '../../json/guards.js';
 
 /**
  * Reference closure (compat-package-sdk-check.md §2.5, and the references of processes of §2.6): every
@@ -178,7 +178,7 @@ function hintFor(context: Context, from: string, kind: ObjectKind, id: string): 
 /** A slot narrows the media types of its artifact type: each must be covered by one of the type's. */
 function checkMediaNarrowing(context: Context, object: PackageObject): void {
   const schema = object.spec.artifactSchema;
-  if (!isMapping(schema)) return;
+  if (!isRecord(schema)) return;
   for (const side of ['inputs', 'outputs'] as const) {
     eachMapping(schema[side], `/spec/artifactSchema/${side}`, (slot, pointer) => {
       if (typeof slot.type !== 'string' || !Array.isArray(slot.mediaTypes)) return;
@@ -215,7 +215,7 @@ function essence(mediaType: string): string {
 /** The agents of the installation's `retire.Agent`. */
 function retiredAgents(workspace: Workspace): ReadonlySet<string> {
   const retire = installationSpec(workspace.installation?.document.value)?.retire;
-  return new Set(isMapping(retire) ? (stringsOf(retire.Agent) ?? []) : []);
+  return new Set(isRecord(retire) ? (stringsOf(retire.Agent) ?? []) : []);
 }
 
 /** `defaultKey`s of the connection types each package sees, indexed once per package. */
@@ -270,26 +270,26 @@ function referencesOf(object: PackageObject): Found {
 
 function taskTypeReferences(spec: Record<string, unknown>, names: Names): void {
   const execution = spec.execution;
-  if (isMapping(execution) && typeof execution.skill === 'string' && isVersion(execution.version)) {
+  if (isRecord(execution) && typeof execution.skill === 'string' && isVersion(execution.version)) {
     names.add('Skill', `${execution.skill}@${String(execution.version)}`, '/spec/execution/skill', 'execution');
   }
-  const gates = isMapping(spec.approvalSchema) ? spec.approvalSchema.gates : undefined;
-  if (isMapping(gates)) {
+  const gates = isRecord(spec.approvalSchema) ? spec.approvalSchema.gates : undefined;
+  if (isRecord(gates)) {
     for (const [gate, body] of Object.entries(gates)) {
-      const outcomes = isMapping(body) ? body.outcomes : undefined;
-      if (!isMapping(outcomes)) continue;
+      const outcomes = isRecord(body) ? body.outcomes : undefined;
+      if (!isRecord(outcomes)) continue;
       const base = childPointer(childPointer('/spec/approvalSchema/gates', gate), 'outcomes');
       for (const [outcome, actions] of Object.entries(outcomes)) outcomeActions(actions, childPointer(base, outcome), names);
     }
   }
-  const onComplete = isMapping(spec.completionSchema) ? spec.completionSchema.onComplete : undefined;
-  if (isMapping(onComplete)) outcomeActions(onComplete.actions, '/spec/completionSchema/onComplete/actions', names);
+  const onComplete = isRecord(spec.completionSchema) ? spec.completionSchema.onComplete : undefined;
+  if (isRecord(onComplete)) outcomeActions(onComplete.actions, '/spec/completionSchema/onComplete/actions', names);
   eachMapping(spec.acceptance, '/spec/acceptance', (criterion, pointer) => {
-    if (isMapping(criterion.spec)) names.role(criterion.spec.approverRole, childPointer(childPointer(pointer, 'spec'), 'approverRole'));
+    if (isRecord(criterion.spec)) names.role(criterion.spec.approverRole, childPointer(childPointer(pointer, 'spec'), 'approverRole'));
   });
   eachString(spec.executorRoles, '/spec/executorRoles', (value, pointer) => names.add('Role', value, pointer));
   const artifacts = spec.artifactSchema;
-  if (isMapping(artifacts)) {
+  if (isRecord(artifacts)) {
     for (const side of ['inputs', 'outputs']) {
       eachMapping(artifacts[side], `/spec/artifactSchema/${side}`, (slot, pointer) => {
         if (typeof slot.type === 'string') names.add('ArtifactType', slot.type, childPointer(pointer, 'type'));
@@ -302,17 +302,17 @@ function taskTypeReferences(spec: Record<string, unknown>, names: Names): void {
 function outcomeActions(actions: unknown, base: string, names: Names): void {
   eachMapping(actions, base, (action, pointer) => {
     const ensureWork = action.ensureWork;
-    if (isMapping(ensureWork)) {
+    if (isRecord(ensureWork)) {
       const at = childPointer(pointer, 'ensureWork');
       if (typeof ensureWork.type === 'string' && !ensureWork.type.includes('$')) names.add('TaskType', ensureWork.type, childPointer(at, 'type'));
       names.assignee(ensureWork.assignee, childPointer(at, 'assignee'));
       const approval = ensureWork.requestApproval;
-      if (isMapping(approval) && typeof approval.assignee === 'string' && approval.assignee.startsWith('role:')) {
+      if (isRecord(approval) && typeof approval.assignee === 'string' && approval.assignee.startsWith('role:')) {
         names.role(approval.assignee, childPointer(childPointer(at, 'requestApproval'), 'assignee'));
       }
     }
     const invoke = action.invokeSkill;
-    if (isMapping(invoke)) {
+    if (isRecord(invoke)) {
       const at = childPointer(pointer, 'invokeSkill');
       if (typeof invoke.skill === 'string') names.add('Skill', invoke.skill, childPointer(at, 'skill'));
       outcomeActions(invoke.onSuccess, childPointer(at, 'onSuccess'), names);
@@ -322,36 +322,36 @@ function outcomeActions(actions: unknown, base: string, names: Names): void {
 }
 
 function agentReferences(spec: Record<string, unknown>, names: Names): void {
-  if (isMapping(spec.identity)) eachString(spec.identity.roles, '/spec/identity/roles', (value, pointer) => names.add('Role', value, pointer));
-  if (isMapping(spec.work)) eachString(spec.work.taskTypes, '/spec/work/taskTypes', (value, pointer) => names.add('TaskType', value, pointer));
+  if (isRecord(spec.identity)) eachString(spec.identity.roles, '/spec/identity/roles', (value, pointer) => names.add('Role', value, pointer));
+  if (isRecord(spec.work)) eachString(spec.work.taskTypes, '/spec/work/taskTypes', (value, pointer) => names.add('TaskType', value, pointer));
   eachString(spec.connections, '/spec/connections', (value, pointer) => names.add('Connection', value, pointer));
 }
 
 function workRuleReferences(spec: Record<string, unknown>, names: Names): void {
-  if (isMapping(spec.identity) && typeof spec.identity.agent === 'string') names.add('Agent', spec.identity.agent, '/spec/identity/agent');
-  if (isMapping(spec.trigger) && typeof spec.trigger.agent === 'string') names.add('Agent', spec.trigger.agent, '/spec/trigger/agent');
-  if (isMapping(spec.interpretation) && typeof spec.interpretation.skill === 'string') {
+  if (isRecord(spec.identity) && typeof spec.identity.agent === 'string') names.add('Agent', spec.identity.agent, '/spec/identity/agent');
+  if (isRecord(spec.trigger) && typeof spec.trigger.agent === 'string') names.add('Agent', spec.trigger.agent, '/spec/trigger/agent');
+  if (isRecord(spec.interpretation) && typeof spec.interpretation.skill === 'string') {
     names.add('Skill', spec.interpretation.skill, '/spec/interpretation/skill');
   }
   const action = spec.action;
-  if (!isMapping(action)) return;
+  if (!isRecord(action)) return;
   if (typeof action.taskType === 'string') names.add('TaskType', action.taskType, '/spec/action/taskType');
   eachString(action.taskTypes, '/spec/action/taskTypes', (value, pointer) => names.add('TaskType', value, pointer));
-  if (isMapping(action.fields)) {
+  if (isRecord(action.fields)) {
     names.assignee(action.fields.assignee, '/spec/action/fields/assignee');
     names.role(action.fields.approverRole, '/spec/action/fields/approverRole');
   }
 }
 
 function processReferences(spec: Record<string, unknown>, names: Names): void {
-  if (isMapping(spec.identity) && typeof spec.identity.agent === 'string') {
+  if (isRecord(spec.identity) && typeof spec.identity.agent === 'string') {
     // The reference's corpus ships a valid process whose run-as agent no package declares (intake-demo).
     names.add('Agent', spec.identity.agent, '/spec/identity/agent', fieldOf('/spec/identity/agent'), true);
   }
   eachMapping(spec.owner, '/spec/owner', (candidate, pointer) => {
     if (typeof candidate.agent === 'string') names.add('Agent', candidate.agent, childPointer(pointer, 'agent'));
   });
-  if (isMapping(spec.retrospective) && typeof spec.retrospective.taskType === 'string') {
+  if (isRecord(spec.retrospective) && typeof spec.retrospective.taskType === 'string') {
     names.add('TaskType', spec.retrospective.taskType, '/spec/retrospective/taskType');
   }
   const model = processModel(spec);
@@ -362,8 +362,8 @@ function processReferences(spec: Record<string, unknown>, names: Names): void {
         names.add(target, value, `${step.pointer}/${step.kind}/${field}`, `step ${element.id}: ${step.kind}.${field}`);
       }
     };
-    if (step?.kind === 'human' || step?.kind === 'approve') name('taskType', isMapping(step.body) ? step.body.taskType : undefined, 'TaskType');
-    if (step?.kind === 'call' && isMapping(step.body)) {
+    if (step?.kind === 'human' || step?.kind === 'approve') name('taskType', isRecord(step.body) ? step.body.taskType : undefined, 'TaskType');
+    if (step?.kind === 'call' && isRecord(step.body)) {
       name('skill', step.body.skill, 'Skill');
       name('agent', step.body.agent, 'Agent');
     }

@@ -1,10 +1,10 @@
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import { CATALOG_KINDS } from '../../model/kinds.js';
 import type { PackageObject } from '../../model/package.js';
 import { defineRule } from '../rule.js';
 import { eachMapping, eachString, installationSpec } from '../values.js';
+import { isRecord } from '../../json/guards.js';
 
 const CATALOG_KIND_SET: ReadonlySet<string> = new Set(CATALOG_KINDS);
 
@@ -29,8 +29,8 @@ export const renames = defineRule({
   },
   check(context) {
     for (const pkg of context.packages()) {
-      const spec = isMapping(pkg.manifest.value) ? pkg.manifest.value.spec : undefined;
-      if (!isMapping(spec)) continue;
+      const spec = isRecord(pkg.manifest.value) ? pkg.manifest.value.spec : undefined;
+      if (!isRecord(spec)) continue;
       eachMapping(spec.renames, '/spec/renames', (rename, pointer) => {
         const { kind, from, to } = rename;
         if (typeof kind !== 'string' || typeof to !== 'string') return;
@@ -73,7 +73,7 @@ export const retire = defineRule({
   check(context) {
     const installation = context.workspace.installation;
     const retired = installationSpec(installation?.document.value)?.retire;
-    if (!installation || !isMapping(retired)) return;
+    if (!installation || !isRecord(retired)) return;
     const declared = new Map<string, PackageObject>();
     for (const object of context.workspace.objects()) declared.set(`${object.kind}/${object.key}`, object);
     for (const [kind, keys] of Object.entries(retired)) {

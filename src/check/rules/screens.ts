@@ -3,7 +3,7 @@
  * the reference's codes, what they name (sources, roles, views, components, skills, param schemas),
  * aggregates outside metrics, and the messages they show against the dictionaries.
  */
-import { forEachAt, isRecord } from '../../json/walk.js';
+import { forEachAt } from '../../json/walk.js';
 import { parseSyntax, walkSyntax } from '../../cel/syntax.js';
 import { viewExpressions } from '../../cel/view-fields.js';
 import type { SourceDocument } from '../../json/document.js';
@@ -14,6 +14,7 @@ import type { Package, PackageObject } from '../../model/package.js';
 import { defineRule } from '../rule.js';
 import { hasScreensOrLocales, isMessageKey, type LocaleDictionary } from '../facts/locales.js';
 import type { SchemaRefFailure } from '../facts/index.js';
+import { isRecord } from '../../json/guards.js';
 
 const KEY_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$';
 /** The task type every tenant has; no package declares it. */

@@ -1,9 +1,9 @@
 import type { SourceDocument } from '../../json/document.js';
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import { dottedPath } from '../../process/index.js';
 import { defineRule } from '../rule.js';
 import { findCredentialMaterial, isSecretLikeName } from '../secrets.js';
+import { isRecord } from '../../json/guards.js';
 
 /**
  * Secrets do not travel in packages (compat-package-sdk-check.md §2.3, §2.15): the core refuses a task type
@@ -59,8 +59,8 @@ const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else'
 function secretNamedProperties(schema: unknown, pointer: string): { name: string; pointer: string }[] {
   const found: { name: string; pointer: string }[] = [];
   const visit = (node: unknown, at: string): void => {
-    if (!isMapping(node)) return;
-    if (isMapping(node.properties)) {
+    if (!isRecord(node)) return;
+    if (isRecord(node.properties)) {
       for (const [name, sub] of Object.entries(node.properties)) {
         const property = childPointer(childPointer(at, 'properties'), name);
         if (isSecretLikeName(name)) found.push({ name, pointer: property });
@@ -83,7 +83,7 @@ function stringsUnder(value: unknown, pointer: string): { text: string; pointer:
   const visit = (node: unknown, at: string): void => {
     if (typeof node === 'string') strings.push({ text: node, pointer: at });
     else if (Array.isArray(node)) node.forEach((item, index) => visit(item, childPointer(at, index)));
-    else if (isMapping(node)) for (const [key, item] of Object.entries(node)) visit(item, childPointer(at, key));
+    else if (isRecord(node)) for (const [key, item] of Object.entries(node)) visit(item, childPointer(at, key));
   };
   visit(value, pointer);
   return strings;

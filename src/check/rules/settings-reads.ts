@@ -4,12 +4,12 @@
  * interpretation and the action. Each read names a declared field whose type fits where it is read. Reads
  * inside process and view expressions are the CEL checks' (src/cel), which resolve them with `settingsFieldAt`.
  */
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import { defineRule, type Place } from '../rule.js';
 import { fieldAt, settingsSchemaOf, siblingNames, type SettingsType } from '../settings-schema.js';
+import { isRecord } from '../../json/guards.js';
 
 /** What a place of a rule does with the value it reads, and the field types that fit it. */
 const NEEDS = {
@@ -93,12 +93,12 @@ export function settingsReadsOf(rule: PackageObject): SettingsRead[] {
   const reader = new RuleReads(rule);
   const { spec } = rule;
   reader.condition(spec.condition, '/spec/condition');
-  const action = isMapping(spec.action) ? spec.action : {};
+  const action = isRecord(spec.action) ? spec.action : {};
   reader.condition(action.where, '/spec/action/where');
   reader.forEach(action.forEach, '/spec/action/forEach');
   for (const path of TEMPLATE_FIELDS) {
     let value: unknown = spec;
-    for (const segment of path) value = isMapping(value) ? value[segment] : undefined;
+    for (const segment of path) value = isRecord(value) ? value[segment] : undefined;
     reader.templates(value, `/spec/${path.join('/')}`);
   }
   return reader.reads;
@@ -113,7 +113,7 @@ class RuleReads {
   /** A condition: operators over operands; `var` reads, `exists` reads a bare path. */
   condition(node: unknown, pointer: string): void {
     if (Array.isArray(node)) return node.forEach((item, index) => this.operand(item, childPointer(pointer, index), 'any'));
-    if (!isMapping(node)) return;
+    if (!isRecord(node)) return;
     for (const [operator, args] of Object.entries(node)) {
       const at = childPointer(pointer, operator);
       const each = (need: (index: number) => Need) =>
@@ -145,11 +145,11 @@ class RuleReads {
         this.reads.push({ path: settingsPath(expression)!, need, place: { document: this.rule.document, pointer, offset, length: expression.length } });
       }
     } else if (Array.isArray(value)) value.forEach((item, index) => this.templates(item, childPointer(pointer, index)));
-    else if (isMapping(value)) for (const [key, item] of Object.entries(value)) this.templates(item, childPointer(pointer, key));
+    else if (isRecord(value)) for (const [key, item] of Object.entries(value)) this.templates(item, childPointer(pointer, key));
   }
 
   private operand(node: unknown, pointer: string, need: Need): void {
-    if (isMapping(node) && Object.keys(node).length === 1 && 'var' in node) this.variable(node.var, childPointer(pointer, 'var'), need);
+    if (isRecord(node) && Object.keys(node).length === 1 && 'var' in node) this.variable(node.var, childPointer(pointer, 'var'), need);
     else this.condition(node, pointer);
   }
 

@@ -4,13 +4,14 @@
  * it is a secret, the form `spec.settings.uischema` is the closed JSON Forms subset, and every label is a key
  * of each declared dictionary. Schema errors under `spec.settings` are reported here, in these codes.
  */
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import type { Finding } from '../../model/finding.js';
 import type { Package } from '../../model/package.js';
 import { fieldName, type SettingsProblem } from '../facts/settings.js';
 import { SETTINGS_POINTER, declaredFields, fieldAt, settingsOf } from '../settings-schema.js';
-import { defineRule, hintOf, type RuleContext } from '../rule.js';
+import { hintOf } from '../../model/finding.js';
+import { defineRule, type RuleContext } from '../rule.js';
+import { isRecord } from '../../json/guards.js';
 
 const UISCHEMA_POINTER = '/spec/settings/uischema';
 
@@ -119,18 +120,18 @@ function reviewForm(pkgKey: string, form: unknown, root: Record<string, unknown>
   };
 
   const ruleOf = (rule: unknown, pointer: string): void => {
-    if (!isMapping(rule)) return void problem(pointer, 'a rule is {effect, condition}');
+    if (!isRecord(rule)) return void problem(pointer, 'a rule is {effect, condition}');
     for (const member of Object.keys(rule)) if (member !== 'effect' && member !== 'condition') problem(childPointer(pointer, member), `'${member}' is not a member of a rule: it has effect and condition`, { part: 'key' });
     if (!EFFECTS.includes(rule.effect as string)) problem(rule.effect === undefined ? pointer : childPointer(pointer, 'effect'), `effect is one of ${EFFECTS.join(', ')}`);
     const condition = rule.condition;
     const at = childPointer(pointer, 'condition');
-    if (!isMapping(condition)) return void problem(condition === undefined ? pointer : at, 'a rule has a condition {scope, schema, failWhenUndefined?}');
+    if (!isRecord(condition)) return void problem(condition === undefined ? pointer : at, 'a rule has a condition {scope, schema, failWhenUndefined?}');
     for (const member of Object.keys(condition)) {
       if (!['scope', 'schema', 'failWhenUndefined'].includes(member)) problem(childPointer(at, member), `'${member}' is not a member of a condition: it has scope, schema and failWhenUndefined`, { part: 'key' });
     }
     scopeOf(condition.scope, childPointer(at, 'scope'));
     if (condition.failWhenUndefined !== undefined && typeof condition.failWhenUndefined !== 'boolean') problem(childPointer(at, 'failWhenUndefined'), 'failWhenUndefined is true or false');
-    if (!isMapping(condition.schema)) return void problem(condition.schema === undefined ? at : childPointer(at, 'schema'), 'a condition has a schema: the keywords the value must meet');
+    if (!isRecord(condition.schema)) return void problem(condition.schema === undefined ? at : childPointer(at, 'schema'), 'a condition has a schema: the keywords the value must meet');
     for (const keyword of Object.keys(condition.schema)) {
       if (!CONDITION_KEYWORDS.includes(keyword)) {
         problem(childPointer(childPointer(at, 'schema'), keyword), `keyword '${keyword}' is not allowed in a rule condition: only ${CONDITION_KEYWORDS.join(', ')}`, { part: 'key' });
@@ -150,7 +151,7 @@ function reviewForm(pkgKey: string, form: unknown, root: Record<string, unknown>
 
   const element = (node: unknown, pointer: string, depth: number): void => {
     count += 1;
-    if (!isMapping(node)) return void problem(pointer, 'an element is a mapping with a type');
+    if (!isRecord(node)) return void problem(pointer, 'an element is a mapping with a type');
     const type = node.type;
     if (typeof type !== 'string' || !Object.hasOwn(ELEMENT_MEMBERS, type)) {
       return void problem(type === undefined ? pointer : childPointer(pointer, 'type'), `type ${JSON.stringify(type)} is not rendered by the console: use ${Object.keys(ELEMENT_MEMBERS).join(', ')}`);
@@ -205,8 +206,8 @@ export const settingsForm = defineRule({
   check(context) {
     for (const pkg of context.packages()) {
       const settings = settingsOf(pkg);
-      if (!isMapping(settings) || settings.uischema === undefined) continue;
-      const root = isMapping(settings.schema) ? settings.schema : undefined;
+      if (!isRecord(settings) || settings.uischema === undefined) continue;
+      const root = isRecord(settings.schema) ? settings.schema : undefined;
       const review = reviewForm(pkg.key, settings.uischema, root);
       for (const { pointer, reason, part, hint } of review.problems) {
         context.report('settings_uischema_unsupported', { document: pkg.manifest, pointer, ...(part ? { part } : {}) }, { reason }, hintOf(hint));
@@ -271,14 +272,14 @@ function declaredDictionaries(pkg: Package, locales: unknown): { file: string; e
   if (!Array.isArray(locales)) return [];
   return pkg.dictionaries
     .filter((dictionary) => locales.includes(dictionary.locale))
-    .map((dictionary) => ({ file: dictionary.file, entries: isMapping(dictionary.document.value) ? dictionary.document.value : {} }));
+    .map((dictionary) => ({ file: dictionary.file, entries: isRecord(dictionary.document.value) ? dictionary.document.value : {} }));
 }
 
 /** The package title, each declared field (array items have none) and each label of the form. */
 function requiredLabels(pkg: Package, settings: unknown, problems: readonly SettingsProblem[]): { key: string; pointer: string; part?: 'key' }[] {
   const labels: { key: string; pointer: string; part?: 'key' }[] = [{ key: `${pkg.key}.title`, pointer: SETTINGS_POINTER, part: 'key' }];
-  if (!isMapping(settings)) return labels;
-  const root = isMapping(settings.schema) ? settings.schema : undefined;
+  if (!isRecord(settings)) return labels;
+  const root = isRecord(settings.schema) ? settings.schema : undefined;
   if (root !== undefined) {
     // A field inside a part of the declaration that is not supported owes no label until it is.
     const unsupported = problems.filter((p) => p.code === 'settings_schema_unsupported').map((p) => p.pointer);

@@ -3,13 +3,14 @@
  * it completes, approves and expects, the agents that act in it — exists, and what it gives the core is what
  * the core accepts. A test is about an object of its own package, never of its requires.
  */
-import { forEachAt, isRecord } from '../../json/walk.js';
+import { forEachAt } from '../../json/walk.js';
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject, PackageTest } from '../../model/package.js';
 import { processModel, STEP_KINDS_WITH_DUE } from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
+import { isRecord } from '../../json/guards.js';
 
 /** What the core accepts as the content of one given artifact, in UTF-8 bytes. */
 export const GIVEN_CONTENT_LIMIT = 1024 * 1024;

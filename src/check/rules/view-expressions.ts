@@ -6,11 +6,11 @@
 import { dirname, join } from 'node:path';
 import { checkExpression, createEnvironment, viewExpressions, viewProfile, type JsonSchema } from '../../cel/index.js';
 import type { SourceDocument } from '../../json/document.js';
-import { isMapping } from '../../load/package.js';
 import { pointerSegments } from '../../json/pointer.js';
 import type { PackageObject } from '../../model/package.js';
 import { defineRule } from '../rule.js';
 import { EXPRESSION_CODES, reportDiagnostics } from '../expression-findings.js';
+import { isRecord } from '../../json/guards.js';
 
 export const viewExpressionRules = defineRule({
   id: 'screens/expressions',
@@ -20,7 +20,7 @@ export const viewExpressionRules = defineRule({
     const documents = context.workspace.documents();
     for (const screen of [...context.objects('View'), ...context.objects('Component')]) {
       const pkg = context.workspace.package(screen.package);
-      const source = isMapping(screen.spec.source) ? screen.spec.source : {};
+      const source = isRecord(screen.spec.source) ? screen.spec.source : {};
       const process = typeof source.process === 'string' ? context.lookup(screen.package, 'Process', source.process) : undefined;
       const data = process === undefined ? undefined : context.facts.dataSchema(process);
       if (typeof source.process === 'string' && data === undefined) continue; // unknown_source says why
@@ -45,9 +45,9 @@ export const viewExpressionRules = defineRule({
  */
 function paramsWithSchemas(screen: PackageObject, documents: ReadonlyMap<string, SourceDocument>): unknown {
   const params = screen.spec.params;
-  if (!isMapping(params)) return params;
+  if (!isRecord(params)) return params;
   return Object.fromEntries(Object.entries(params).map(([name, param]) => {
-    if (!isMapping(param) || !isMapping(param.schema) || typeof param.schema.$ref !== 'string') return [name, param];
+    if (!isRecord(param) || !isRecord(param.schema) || typeof param.schema.$ref !== 'string') return [name, param];
     return [name, { ...param, schema: resolveFileRef(screen.file, param.schema.$ref, documents) ?? {} }];
   }));
 }
@@ -56,6 +56,6 @@ function resolveFileRef(from: string, ref: string, documents: ReadonlyMap<string
   const [file = '', pointer = ''] = ref.split('#');
   if (file === '') return undefined;
   let node: unknown = documents.get(join(dirname(from), file))?.value;
-  for (const segment of pointerSegments(pointer)) node = isMapping(node) ? node[segment] : undefined;
-  return isMapping(node) ? node : undefined;
+  for (const segment of pointerSegments(pointer)) node = isRecord(node) ? node[segment] : undefined;
+  return isRecord(node) ? node : undefined;
 }

@@ -1,8 +1,8 @@
-import { isMapping } from '../../load/package.js';
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import { defineRule } from '../rule.js';
 import { eachString } from '../values.js';
+import { isRecord } from '../../json/guards.js';
 
 /**
  * The repository catalog of an agent's working copy (compat-package-sdk-check.md §2.14). The executor daemon
@@ -28,8 +28,8 @@ export const workingCopies = defineRule({
   check(context) {
     for (const agent of context.objects('Agent')) {
       const workingCopy = agent.spec.workingCopy;
-      const repositories = isMapping(workingCopy) ? workingCopy.repositories : undefined;
-      if (!isMapping(workingCopy) || !isMapping(repositories)) continue;
+      const repositories = isRecord(workingCopy) ? workingCopy.repositories : undefined;
+      if (!isRecord(workingCopy) || !isRecord(repositories)) continue;
       const keys = Object.keys(repositories);
       const superproject = workingCopy.superproject;
       if (typeof superproject === 'string' && !keys.includes(superproject)) {
@@ -66,7 +66,7 @@ export function catalogConflicts(repositories: Record<string, unknown>): Conflic
   const entries: Entry[] = Object.entries(repositories).map(([key, body]) => ({
     key,
     pointer: childPointer('/spec/workingCopy/repositories', key),
-    body: isMapping(body) ? body : {},
+    body: isRecord(body) ? body : {},
   }));
   return [...nameConflicts(entries), ...addressConflicts(entries), ...directoryConflicts(entries)];
 }

@@ -1,6 +1,7 @@
 import { JsonCommand } from '../../cli/json-command.js';
 import { applyBundle, type ApplyResult, withServer } from '../../bundle/client.js';
 import { bundleFileArgs, serverFlags, signatureFlag } from '../../cli/bundle-flags.js';
+import { localCore } from '../../cli/local-core.js';
 
 export default class BundleApply extends JsonCommand {
   static override summary = 'Send a signed bundle to the control plane (POST /v1/bundles).';
@@ -18,7 +19,7 @@ export default class BundleApply extends JsonCommand {
 
   async run(): Promise<ApplyResult> {
     const { args, flags } = await this.parse(BundleApply);
-    const result = await withServer(flags.server, flags.token, (conn) => applyBundle({ file: args.file, conn, ...(flags.sig ? { sig: flags.sig } : {}) }));
+    const result = await withServer(flags.server, flags.token, (conn) => applyBundle({ file: args.file, conn, ...(flags.sig ? { sig: flags.sig } : {}) }), localCore);
     if (!this.jsonEnabled()) {
       this.log(`${result.status === 201 ? 'applied' : 'already applied (identical)'}: ${result.bundle_id} ${result.name}@${result.version}`);
     }

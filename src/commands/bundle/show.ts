@@ -3,6 +3,7 @@ import { JsonCommand } from '../../cli/json-command.js';
 import { showBundle, withServer } from '../../bundle/client.js';
 import { serverFlags } from '../../cli/bundle-flags.js';
 import { renderObject } from '../../report/bundle.js';
+import { localCore } from '../../cli/local-core.js';
 
 export default class BundleShow extends JsonCommand {
   static override summary = 'Show one stored bundle with its signature (GET /v1/bundles/{id}).';
@@ -13,7 +14,7 @@ export default class BundleShow extends JsonCommand {
 
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(BundleShow);
-    const bundle = await withServer(flags.server, flags.token, (conn) => showBundle(conn, args.id));
+    const bundle = await withServer(flags.server, flags.token, (conn) => showBundle(conn, args.id), localCore);
     if (!this.jsonEnabled()) this.log(renderObject(bundle));
     return bundle;
   }

@@ -5,8 +5,8 @@
  */
 import { closeDeadline, startDeadline } from '../deadlines.js';
 import type { Approval, ProcessInstance } from '../instance.js';
-import { isRecord } from '../values.js';
 import type { Handler } from './handler.js';
+import { isRecord } from '../../json/guards.js';
 
 export const approve: Handler<'approve'> = async (step, { instance, scope, ctx }) => {
   const body = step.body;

@@ -4,8 +4,9 @@
  */
 import { ProcessError } from '../instance.js';
 import { ScenarioFailure } from '../result.js';
-import { copy, isRecord } from '../values.js';
+import { copy } from '../values.js';
 import type { Handler } from './handler.js';
+import { isRecord } from '../../json/guards.js';
 
 export const call: Handler<'call'> = async (step, { instance, scope, ctx }) => {
   const body = step.body;

@@ -3,16 +3,15 @@
  * each in the context its step ran in; a step is compensated once.
  */
 import type { Scope } from '../clock.js';
-import type { Flow } from '../flow.js';
+import type { BlockRunner, Handler } from './handler.js';
 import type { ProcessInstance } from '../instance.js';
-import type { Handler } from './handler.js';
 
 export const compensate: Handler<'compensate'> = async (step, { instance, flow, scope }) => {
   await compensateSteps(instance, flow, step.body, scope);
   return {};
 };
 
-async function compensateSteps(instance: ProcessInstance, flow: Flow, which: unknown, scope: Scope): Promise<void> {
+async function compensateSteps(instance: ProcessInstance, flow: BlockRunner, which: unknown, scope: Scope): Promise<void> {
   const ids = which === 'all' ? undefined : Array.isArray(which) ? which.map(String) : [];
   for (let i = instance.compensable.length - 1; i >= 0; i--) {
     const { step, ctx } = instance.compensable[i]!;

@@ -8,8 +8,8 @@ import { settle } from '../clock.js';
 import { closeDeadline, startDeadline } from '../deadlines.js';
 import type { ProcessInstance, StepContext, TaskRecord } from '../instance.js';
 import { ScenarioFailure } from '../result.js';
-import { isRecord } from '../values.js';
 import type { Handler } from './handler.js';
+import { isRecord } from '../../json/guards.js';
 
 export const human: Handler<'human'> = async (step, { instance, scope, ctx }) => {
   const body = step.body;

@@ -6,8 +6,8 @@
 import type { StepOf } from '../../process/index.js';
 import { milliseconds } from '../due.js';
 import { ProcessError, type Problem } from '../instance.js';
-import { isRecord } from '../values.js';
 import type { Handler, StepRun } from './handler.js';
+import { isRecord } from '../../json/guards.js';
 
 export const attempt: Handler<'try'> = async (step, run) => {
   await attemptWithRetries(step, run);

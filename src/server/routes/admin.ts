@@ -1,4 +1,5 @@
-import { type CorePlannedKind, editInConsole } from '../packages.js';
+import type { CorePlannedKind } from '../../contract/packages.js';
+import { editInConsole } from '../packages.js';
 import { type Route, bodyOf } from '../route.js';
 
 /**

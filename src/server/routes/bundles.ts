@@ -4,7 +4,7 @@ import { canonicalBytesOf, loadSigningKey, parseJson, publicKeyJson, readTrustSt
 import type { JsonObject, TrustedKey } from '../../bundle/index.js';
 import { newId as newBundleId, writeKeyPair } from '../../bundle/keys.js';
 import { CoreError } from '../errors.js';
-import type { Route } from '../route.js';
+import type { BundleSupport, Route } from '../route.js';
 
 /**
  * Kernos bundles and keys (compat-kernos §4) on the local core: `POST /v1/bundles` checks the signature
@@ -12,11 +12,6 @@ import type { Route } from '../route.js';
  * bytes are 409. Publisher keys are trusted by files in `<data>/keys/trusted/` (`package-sdk keys trust
  * --data <data>`), re-read on every check, so trusting or removing a key needs no restart.
  */
-export interface BundleSupport {
-  controlPlaneKey: TrustedKey;
-  trusted(): TrustedKey[];
-}
-
 const startedAt = Date.now();
 
 /** The control-plane key, made on first start (`keys/control-plane.key`, `.pub`); it may sign bundles too. */

@@ -2,6 +2,7 @@ import { unprocessable } from '../errors.js';
 import { ADMIN_PRINCIPAL_ID, digest, newId, now } from '../identity.js';
 import { LIST_QUERY, type Route, booleanQuery, bodyOf, findOr404, page } from '../route.js';
 import type { Row, Store } from '../store.js';
+import { isRecord } from '../../json/guards.js';
 
 /**
  * Notification rules, served on the same server under the notification service's routes
@@ -30,7 +31,7 @@ function problemsOf(spec: Record<string, unknown>): RuleProblem[] {
   const problems: RuleProblem[] = [];
   const object = (name: string): Record<string, unknown> | undefined => {
     const value = spec[name];
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (isRecord(value)) return value;
     problems.push({ path: `/${name}`, code: 'required', message: `${name} is required (an object)` });
     return undefined;
   };

@@ -1,6 +1,7 @@
 import { unprocessable } from '../errors.js';
 import { now } from '../identity.js';
-import { type PackageFile, applyPackage, planPackage } from '../packages.js';
+import type { PackageFile } from '../../contract/packages.js';
+import { applyPackage, planPackage } from '../packages.js';
 import { type Route, booleanQuery, bodyOf } from '../route.js';
 import type { Store } from '../store.js';
 import { type CatalogRow, type PackageLink } from './catalog.js';

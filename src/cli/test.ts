@@ -6,7 +6,8 @@ import { rename, writeFile } from 'node:fs/promises';
 import { paintFor } from '../report/paint.js';
 import { renderJunit } from '../report/test-junit.js';
 import { renderTestText } from '../report/test.js';
-import { runTests, type TestOptions, type TestReport } from './index.js';
+import { runTests, type TestOptions, type TestReport } from '../sandbox/index.js';
+import { localCore } from './local-core.js';
 
 export interface TestCommandOptions extends TestOptions {
   server?: string;
@@ -23,8 +24,8 @@ export async function runTestCommand(options: TestCommandOptions): Promise<TestO
   let report: TestReport;
   let sources: Map<string, string> = new Map();
   if (options.server !== undefined) {
-    const { runTestsOnServer } = await import('./remote.js');
-    report = await runTestsOnServer({ ...options, server: options.server });
+    const { runTestsOnServer } = await import('../sandbox/remote.js');
+    report = await runTestsOnServer({ ...options, server: options.server, localCore });
   } else {
     const result = await runTests(options);
     report = result.report;

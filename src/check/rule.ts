@@ -16,6 +16,12 @@ export interface CodeMeta<Data = never> {
   summary: string;
   /** The finding's message from its data: what is wrong, one sentence, no file or line. */
   message: (data: Data) => string;
+  /**
+   * The core reports this mistake too, under this code and severity, when it checks a package
+   * (`POST /packages:test`, compat-core-validators.md): the local core runs the rules for these codes, and
+   * only these, as the real core runs its checks. Codes without it are `check`'s own (SDK-level rules).
+   */
+  core?: true;
 }
 
 // eslint-style registries need a map of heterogeneous message functions.

@@ -11,7 +11,8 @@ import type { Package } from '../model/package.js';
 import { optionalFieldHints, SCHEMA_DIR } from './hints.js';
 import { AUTHOR_KINDS, resolveKind, type AuthorKind } from './kinds.js';
 import { installationTemplate, manifestTemplate, objectTemplates, titleOf, type FileTemplate } from './templates.js';
-import { AuthorRefusal, createFile, replaceFile } from '../fs/write.js';
+import { Refusal } from '../model/refusal.js';
+import { createFile, replaceFile } from '../fs/write.js';
 import { modeline, toAuthoredYaml } from './yaml-writer.js';
 
 export interface AddOptions {
@@ -62,20 +63,20 @@ export function checkKey(kind: AuthorKind, key: string): void {
     const defs = (JSON.parse(readFileSync(join(SCHEMA_DIR, 'object.schema.json'), 'utf8')) as { $defs: Record<string, { pattern: string }> }).$defs;
     pattern = new RegExp(defs[definition]!.pattern);
   }
-  if (!pattern.test(key)) throw new AuthorRefusal('invalid_key', `'${key}' is not a valid key of a ${kind}: it must match ${pattern.source}`);
+  if (!pattern.test(key)) throw new Refusal('invalid_key', `'${key}' is not a valid key of a ${kind}: it must match ${pattern.source}`);
 }
 
 export async function addObject(options: AddOptions): Promise<AddResult> {
   const cwd = options.cwd ?? process.cwd();
   const kind = resolveKind(options.kind);
-  if (!kind) throw new AuthorRefusal('unknown_kind', `unknown kind '${options.kind}'; expected one of ${AUTHOR_KINDS.join(', ')} (or task-type, task-types, rule …)`);
+  if (!kind) throw new Refusal('unknown_kind', `unknown kind '${options.kind}'; expected one of ${AUTHOR_KINDS.join(', ')} (or task-type, task-types, rule …)`);
   checkKey(kind, options.key);
   const packageDir = resolve(cwd, options.packageDir ?? '.');
   const show = (path: string): string => displayPath(cwd, path) || '.';
   const result: AddResult = { kind, key: options.key, created: [], updated: [] };
   if (kind === 'Package') {
     const dir = join(dirname(packageDir), options.key);
-    if (existsSync(dir)) throw new AuthorRefusal('file_exists', `${show(dir)} already exists; a new package needs a new directory`);
+    if (existsSync(dir)) throw new Refusal('file_exists', `${show(dir)} already exists; a new package needs a new directory`);
     await writeTemplates(dir, [manifestTemplate(options.key, {})], show, result);
     return result;
   }
@@ -86,14 +87,14 @@ export async function addObject(options: AddOptions): Promise<AddResult> {
   }
   const existing = new Map(pkg.objects.map((object) => [`${object.kind}/${object.key}`, object.file]));
   const taken = existing.get(`${kind}/${options.key}`);
-  if (taken) throw new AuthorRefusal('object_exists', `${kind} '${options.key}' already exists in ${taken}; choose another key`);
+  if (taken) throw new Refusal('object_exists', `${kind} '${options.key}' already exists in ${taken}; choose another key`);
   // A process's identity and owner role may already exist (added before, or shared): they are kept, not rewritten.
   const templates = objectTemplates(kind, options.key, { packageKey: pkg.key, year: new Date().getUTCFullYear() }).filter(
     (template, index) => index === 0 || !existing.has(`${String(template.value.kind)}/${String(template.value.key)}`),
   );
   for (const template of templates) {
     const path = join(pkg.dir, template.path);
-    if (existsSync(path)) throw new AuthorRefusal('file_exists', `${show(path)} already exists; package-sdk never overwrites a file`);
+    if (existsSync(path)) throw new Refusal('file_exists', `${show(path)} already exists; package-sdk never overwrites a file`);
   }
   if (kind === 'View' || kind === 'Component') await prepareScreens(pkg, messagesOf(templates[0]!), show, result);
   await writeTemplates(pkg.dir, templates, show, result);
@@ -104,7 +105,7 @@ async function packageAt(dir: string, cwd: string, show: (path: string) => strin
   const loaded = await loadPackage(dir, { cwd });
   if (!loaded.package) {
     const first = loaded.findings[0];
-    throw new AuthorRefusal('package_not_found', first ? `${first.file}: ${first.message}` : `no package in ${show(dir)}`);
+    throw new Refusal('package_not_found', first ? `${first.file}: ${first.message}` : `no package in ${show(dir)}`);
   }
   return loaded.package;
 }

@@ -12,7 +12,8 @@ import { newReadme } from '../docs/package-readme.js';
 import { checkKey, writeTemplates } from './add.js';
 import { githubWorkflow, WORKFLOW_PATH } from './ci.js';
 import { manifestTemplate, objectTemplates, processScenario, titleOf } from './templates.js';
-import { AuthorRefusal, createFile } from '../fs/write.js';
+import { Refusal } from '../model/refusal.js';
+import { createFile } from '../fs/write.js';
 
 export interface InitOptions {
   dir: string;
@@ -36,7 +37,7 @@ export async function initPackage(options: InitOptions): Promise<InitResult> {
   const key = options.key ?? basename(dir);
   checkKey('Package', key);
   if (key !== basename(dir)) {
-    throw new AuthorRefusal('package_key_mismatch', `the key of a package is the name of its directory: '${key}' is not '${basename(dir)}'; run package-sdk init ${join(options.dir, '..', key)}`);
+    throw new Refusal('package_key_mismatch', `the key of a package is the name of its directory: '${key}' is not '${basename(dir)}'; run package-sdk init ${join(options.dir, '..', key)}`);
   }
   const show = (path: string): string => displayPath(cwd, path) || '.';
   const context = { packageKey: key, taskType: `${key}-review`, year: new Date().getUTCFullYear() };
@@ -48,7 +49,7 @@ export async function initPackage(options: InitOptions): Promise<InitResult> {
   ];
   const others = ['README.md', WORKFLOW_PATH];
   for (const path of [...templates.map((template) => template.path), ...others]) {
-    if (existsSync(join(dir, path))) throw new AuthorRefusal('file_exists', `${show(join(dir, path))} already exists; package-sdk init never overwrites a file`);
+    if (existsSync(join(dir, path))) throw new Refusal('file_exists', `${show(join(dir, path))} already exists; package-sdk init never overwrites a file`);
   }
   const result: InitResult = { key, dir: show(dir), created: [] };
   await writeTemplates(dir, templates, show, result);

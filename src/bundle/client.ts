@@ -1,11 +1,11 @@
 /**
  * Client of the control plane's bundle routes (compat-kernos §4): `POST /v1/bundles`, `GET /v1/bundles`,
  * `GET /v1/bundles/{id}`. A bearer token (`KERNOS_TOKEN`) goes only over https or to a loopback address;
- * the error envelope `{"error": {code, message, details}}` becomes a `BundleFailure` with the same code.
+ * the error envelope `{"error": {code, message, details}}` becomes a `Refusal` with the same code.
  */
 import { existsSync } from 'node:fs';
 import { CoreClient, CoreHttpError, CoreTransportError, isSafeTransport, staticToken } from '../client/client.js';
-import { BundleFailure } from './failure.js';
+import { Refusal } from '../model/refusal.js';
 import { defaultSignatureFile, readJsonFile } from './file.js';
 import { noLocalCore, type LocalCoreStarter } from '../contract/local-core.js';
 
@@ -24,25 +24,25 @@ export function connection(server: string | undefined, token: string | undefined
   try {
     url = new URL(text);
   } catch {
-    throw new BundleFailure('usage', `--server ${text} is not a URL (expected https://host[:port] or http://127.0.0.1:port)`, 2);
+    throw new Refusal('usage', `--server ${text} is not a URL (expected https://host[:port] or http://127.0.0.1:port)`, { exitCode: 2 });
   }
   if (!isSafeTransport(url)) {
-    throw new BundleFailure('usage', `--server ${text}: use https, or http only for a loopback address (127.0.0.1, localhost, [::1])`, 2);
+    throw new Refusal('usage', `--server ${text}: use https, or http only for a loopback address (127.0.0.1, localhost, [::1])`, { exitCode: 2 });
   }
   const base = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '')}`;
   const bearer = token ?? process.env.KERNOS_TOKEN;
   return bearer ? { base, token: bearer } : { base };
 }
 
-/** One request through the core client's transport; the server's error becomes a `BundleFailure` with its code. */
+/** One request through the core client's transport; the server's error becomes a `Refusal` with its code. */
 export async function request<T>(conn: Connection, method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; body: T }> {
   const client = new CoreClient(conn.base, { token: staticToken(conn.token) });
   try {
     const answer = await client.call<T>(method, `/v1${path}`, { idempotent: false, ...(body === undefined ? {} : { rawBody: body }) });
     return { status: answer.status, body: answer.body };
   } catch (error) {
-    if (error instanceof CoreHttpError) throw new BundleFailure(error.code, error.reason, 1, { status: error.status, ...error.details });
-    if (error instanceof CoreTransportError) throw new BundleFailure('server_unreachable', `cannot reach the control plane: ${error.message}`);
+    if (error instanceof CoreHttpError) throw new Refusal(error.code, error.reason, { exitCode: 1, details: { status: error.status, ...error.details } });
+    if (error instanceof CoreTransportError) throw new Refusal('server_unreachable', `cannot reach the control plane: ${error.message}`);
     throw error;
   }
 }
@@ -62,7 +62,7 @@ export interface ApplyResult {
 export async function applyBundle(options: { file: string; sig?: string; conn: Connection }): Promise<ApplyResult> {
   const sigFile = options.sig ?? defaultSignatureFile(options.file);
   if (!existsSync(sigFile)) {
-    throw new BundleFailure('usage', `no signature file ${sigFile}; sign the bundle first with package-sdk bundle sign`, 2);
+    throw new Refusal('usage', `no signature file ${sigFile}; sign the bundle first with package-sdk bundle sign`, { exitCode: 2 });
   }
   const bundle = readJsonFile(options.file, 'bundle');
   const signature = readJsonFile(sigFile, 'signature file');

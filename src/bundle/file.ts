@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { BundleFailure } from './failure.js';
-import { JsonSyntaxError, type ParsedJson, parseJson } from '../json/parse.js';
+import { Refusal } from '../model/refusal.js';
+import { JsonSyntaxError, type ParsedJson, parseJson, SERDE_JSON } from '../json/parse.js';
 
 /** Reads a JSON input of a command; unreadable or non-JSON input is a usage error (exit 2), as in kernos. */
 export function readJsonFile(file: string, what = 'file'): ParsedJson {
@@ -9,13 +9,13 @@ export function readJsonFile(file: string, what = 'file'): ParsedJson {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new BundleFailure('usage', missing ? `${what} ${file} does not exist` : `cannot read ${what} ${file}: ${(error as Error).message}`, 2);
+    throw new Refusal('usage', missing ? `${what} ${file} does not exist` : `cannot read ${what} ${file}: ${(error as Error).message}`, { exitCode: 2 });
   }
   try {
-    return parseJson(text);
+    return parseJson(text, SERDE_JSON);
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
-    throw new BundleFailure('usage', `${file}:${error.line}:${error.column}: ${what} is not valid JSON: ${error.reason}`, 2, { line: error.line, column: error.column });
+    throw new Refusal('usage', `${file}:${error.line}:${error.column}: ${what} is not valid JSON: ${error.reason}`, { exitCode: 2, details: { line: error.line, column: error.column } });
   }
 }
 

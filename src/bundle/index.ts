@@ -4,11 +4,13 @@
  */
 export { BUNDLE_FORMAT, MAX_CANONICAL_BYTES, validateBundle } from './validate.js';
 export type { BundleError, BundleSummary, BundleValidation } from './validate.js';
-export { bundleDigest, canonicalBundleBytes, canonicalBytesOf, canonicalJson, sha256Hex } from '../json/kernos.js';
-export { JsonNumber, JsonSyntaxError, parseJson } from '../json/parse.js';
+// In the bundle library, canonical JSON and parsing are kernos's (serde_json's reading, the kernos form).
+export { kernosCanonicalBytes as canonicalBytesOf, kernosCanonicalJson as canonicalJson } from '../json/canonical.js';
+export { sha256Hex } from '../json/digest.js';
+export { bundleDigest, canonicalBundleBytes, parseBundleJson as parseJson } from './canonical.js';
+export { JsonNumber, JsonSyntaxError } from '../json/parse.js';
 export type { JsonObject, JsonValue, ParsedJson } from '../json/parse.js';
 export { signatureFileText, signBundleValue, verifyBundleSignature, verifyBundleSignatureValue } from './signature.js';
 export type { SignatureFile, VerifyResult } from './signature.js';
 export { dataDirectory, loadPublicKey, loadSigningKey, newId, publicKeyJson, readTrustStore, trustDirectory, trustKey } from './keys.js';
 export type { SigningKey, TrustedKey, TrustStore } from './keys.js';
-export { BundleFailure } from './failure.js';

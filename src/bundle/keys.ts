@@ -6,7 +6,7 @@
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { BundleFailure } from './failure.js';
+import { Refusal } from '../model/refusal.js';
 
 export const ALGORITHM = 'ed25519';
 
@@ -97,7 +97,7 @@ export function writeFileAtomic(file: string, text: string, mode = 0o644): void 
     writeFileSync(temp, text, { mode });
     renameSync(temp, file);
   } catch (error) {
-    throw new BundleFailure('usage', `cannot write ${file}: ${(error as Error).message}`, 2);
+    throw new Refusal('usage', `cannot write ${file}: ${(error as Error).message}`, { exitCode: 2 });
   }
 }
 
@@ -105,11 +105,11 @@ function readKeyText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new BundleFailure('usage', `cannot read key file ${file}: ${(error as Error).message}`, 2);
+    throw new Refusal('usage', `cannot read key file ${file}: ${(error as Error).message}`, { exitCode: 2 });
   }
 }
 
-const invalid = (file: string, why: string) => new BundleFailure('key_invalid', `${file}: ${why}`);
+const invalid = (file: string, why: string) => new Refusal('key_invalid', `${file}: ${why}`);
 
 /** The file name without its extension: the key id of a file that does not carry one. */
 function stem(file: string): string {
@@ -248,7 +248,7 @@ export function trustKey(file: string, dataDir: string): { key_id: string; trust
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw new BundleFailure('usage', `cannot create ${dir}: ${(error as Error).message}`, 2);
+    throw new Refusal('usage', `cannot create ${dir}: ${(error as Error).message}`, { exitCode: 2 });
   }
   const trustedFile = join(dir, `${key.keyId}.pub`);
   writeFileAtomic(trustedFile, JSON.stringify(publicKeyJson(key), null, 2));

@@ -5,10 +5,10 @@
  * (`--tools`). Outputs are checked against their schemas, low confidence escalates, and when a step
  * fails the completed steps' compensations run in reverse order. The result is a trace.
  */
-import { canonicalJson } from '../json/kernos.js';
-import { BundleFailure } from './failure.js';
+import { kernosCanonicalJson } from '../json/canonical.js';
+import { Refusal } from '../model/refusal.js';
 import { readJsonFile } from './file.js';
-import { emptyObject, isJsonNumber, isJsonObject, type JsonObject, JsonSyntaxError, type JsonValue, type ParsedJson, parseJson } from '../json/parse.js';
+import { emptyObject, isJsonNumber, isJsonObject, type JsonObject, JsonSyntaxError, type JsonValue, type ParsedJson, parseJson, SERDE_JSON } from '../json/parse.js';
 import { newId } from './keys.js';
 import { type SchemaViolation, schemaViolations } from './schema.js';
 import { renderString, renderValue, TemplateError } from './template.js';
@@ -82,15 +82,15 @@ interface RunState {
 export function runBundle(parsed: ParsedJson, options: RunOptions, file?: string): RunTrace {
   const validation = validateBundle(parsed, file);
   const [first] = validation.errors;
-  if (first) throw new BundleFailure('bundle_invalid', `bundle is invalid at ${first.details.path || '(root)'}: ${first.message}`, 1, { path: first.details.path });
+  if (first) throw new Refusal('bundle_invalid', `bundle is invalid at ${first.details.path || '(root)'}: ${first.message}`, { exitCode: 1, details: { path: first.details.path } });
   const bundle = parsed.value as JsonObject;
   const workflows = bundle.workflows as JsonObject;
   const workflow = Object.hasOwn(workflows, options.workflow) ? (workflows[options.workflow] as JsonObject) : undefined;
   if (!workflow) {
-    throw new BundleFailure('workflow_not_found', `workflow ${options.workflow} is not in the bundle (it has ${Object.keys(workflows).join(', ')})`);
+    throw new Refusal('workflow_not_found', `workflow ${options.workflow} is not in the bundle (it has ${Object.keys(workflows).join(', ')})`);
   }
   const [violation] = workflow.input_schema === undefined ? [] : schemaViolations(options.input, workflow.input_schema);
-  if (violation) throw new BundleFailure('input_invalid', `input ${violation.path || '(root)'} ${violation.message}`, 1, { path: violation.path });
+  if (violation) throw new Refusal('input_invalid', `input ${violation.path || '(root)'} ${violation.message}`, { exitCode: 1, details: { path: violation.path } });
 
   const identity = { name: bundle.name as string, version: bundle.version as string };
   const runId = newId('run');
@@ -145,7 +145,7 @@ function runModelStep(state: RunState, step: JsonObject, trace: StepTrace): Json
   trace.tiers = tiers;
   const refused = state.options.refuse?.includes(name) ?? false;
   const output = refused ? { text: 'I cannot help with this request.' } : mockAnswer(state, name, step.output_schema);
-  trace.prompt = { name, user, usage: { input_tokens: Math.floor(`${prompt.system as string}\n${user}`.length / 4), output_tokens: Math.floor(canonicalJson(output).length / 4) } };
+  trace.prompt = { name, user, usage: { input_tokens: Math.floor(`${prompt.system as string}\n${user}`.length / 4), output_tokens: Math.floor(kernosCanonicalJson(output).length / 4) } };
   if (refused) return onRefusal(step, trace, output);
   const violations = step.output_schema === undefined ? [] : schemaViolations(output, step.output_schema);
   if (violations.length > 0) throw new StepFailure('output_invalid', `the answer does not satisfy output_schema: ${describe(violations)}`);
@@ -288,7 +288,7 @@ export function runBundleFile(options: RunFileOptions): RunTrace {
   const bundle = readJsonFile(options.file, 'bundle');
   const input = inlineOrFile(options.input);
   const tools = options.tools === undefined ? undefined : readJsonFile(options.tools, 'tools file').value;
-  if (tools !== undefined && !isJsonObject(tools)) throw new BundleFailure('usage', `--tools ${options.tools} must be a JSON object of results by tool id`, 2);
+  if (tools !== undefined && !isJsonObject(tools)) throw new Refusal('usage', `--tools ${options.tools} must be a JSON object of results by tool id`, { exitCode: 2 });
   return runBundle(bundle, {
     workflow: options.workflow, input,
     ...(options.decide ? { decide: options.decide } : {}),
@@ -302,10 +302,10 @@ export function runBundleFile(options: RunFileOptions): RunTrace {
 function inlineOrFile(text: string): JsonValue {
   if (!/^\s*[{[]/.test(text)) return readJsonFile(text, 'input file').value;
   try {
-    return parseJson(text).value;
+    return parseJson(text, SERDE_JSON).value;
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
-    throw new BundleFailure('usage', `--input is not valid JSON: ${error.message}`, 2);
+    throw new Refusal('usage', `--input is not valid JSON: ${error.message}`, { exitCode: 2 });
   }
 }
 
@@ -314,7 +314,7 @@ function parseConfidence(text: string): Record<string, number> {
   for (const pair of text.split(',')) {
     const [prompt, value] = pair.split('=').map((s) => s.trim());
     if (!prompt || value === undefined || value === '' || !Number.isFinite(Number(value))) {
-      throw new BundleFailure('usage', `--confidence expects prompt=number pairs separated by commas, got ${JSON.stringify(pair)}`, 2);
+      throw new Refusal('usage', `--confidence expects prompt=number pairs separated by commas, got ${JSON.stringify(pair)}`, { exitCode: 2 });
     }
     out[prompt] = Number(value);
   }

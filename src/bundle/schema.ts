@@ -5,7 +5,7 @@
  * (mock outputs, schema shape) and `bundle run` (inputs and step outputs), with kernos-style dotted paths.
  */
 import { isJsonNumber, isJsonObject, JsonNumber, type JsonObject, type JsonValue } from '../json/parse.js';
-import { canonicalJson } from '../json/kernos.js';
+import { kernosCanonicalJson } from '../json/canonical.js';
 
 export const SCHEMA_KEYWORDS = new Set([
   'type', 'required', 'properties', 'items', 'enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'additionalProperties',
@@ -92,8 +92,8 @@ export function schemaViolations(value: JsonValue, schema: JsonValue, options: V
     fail(`expected ${types.join(' or ')}, got ${typeOf(value)}`);
     return out;
   }
-  if (Array.isArray(schema.enum) && !schema.enum.some((e) => canonicalJson(e) === canonicalJson(value))) {
-    fail(`must be one of ${schema.enum.map((e) => canonicalJson(e)).join(', ')}`);
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => kernosCanonicalJson(e) === kernosCanonicalJson(value))) {
+    fail(`must be one of ${schema.enum.map((e) => kernosCanonicalJson(e)).join(', ')}`);
   }
   if (isJsonNumber(value)) numberViolations(Number(value), schema, fail);
   if (typeof value === 'string') stringViolations(value, schema, fail);

@@ -6,10 +6,11 @@
  */
 import { sign, verify } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { canonicalBytesOf, sha256Hex } from '../json/kernos.js';
-import { BundleFailure } from './failure.js';
+import { kernosCanonicalBytes } from '../json/canonical.js';
+import { sha256Hex } from '../json/digest.js';
+import { Refusal } from '../model/refusal.js';
 import { defaultSignatureFile, readJsonFile } from './file.js';
-import { isJsonObject, type JsonValue, JsonSyntaxError, parseJson } from '../json/parse.js';
+import { isJsonObject, type JsonValue, JsonSyntaxError, parseJson, SERDE_JSON } from '../json/parse.js';
 import {
   ALGORITHM, base64url, dataDirectory, decodeBase64urlStrict, loadPublicKey, loadSigningKey, privateKeyObject, publicKeyObject, readKeyDirectory,
   readTrustStore, type SigningKey, type TrustedKey, trustDirectory, writeFileAtomic,
@@ -26,7 +27,7 @@ export interface SignatureFile {
 export type VerifyResult = { ok: true; keyId: string } | { ok: false; code: string; message: string };
 
 export function signBundleValue(bundle: JsonValue, key: SigningKey): SignatureFile {
-  const bytes = canonicalBytesOf(bundle);
+  const bytes = kernosCanonicalBytes(bundle);
   const signature = sign(null, bytes, privateKeyObject(key.seed));
   return { algorithm: ALGORITHM, key_id: key.keyId, sha256: sha256Hex(bytes), signature: base64url(signature) };
 }
@@ -53,14 +54,14 @@ export function verifyBundleSignatureValue(bundle: JsonValue, signature: JsonVal
   const key = trusted.find((k) => k.keyId === keyId);
   if (!key) return refuse(`key ${keyId} is not trusted`);
   const bytes = decodeBase64urlStrict(encoded);
-  const good = bytes?.length === 64 && verify(null, canonicalBytesOf(bundle), publicKeyObject(key.publicKey), bytes);
+  const good = bytes?.length === 64 && verify(null, kernosCanonicalBytes(bundle), publicKeyObject(key.publicKey), bytes);
   return good ? { ok: true, keyId } : refuse('signature does not verify over the canonical bundle');
 }
 
 /** `verifyBundleSignatureValue` over texts; a text that is not JSON is `invalid_json`. */
 export function verifyBundleSignature(text: string, signatureText: string, trusted: readonly TrustedKey[]): VerifyResult {
   try {
-    return verifyBundleSignatureValue(parseJson(text).value, parseJson(signatureText).value, trusted);
+    return verifyBundleSignatureValue(parseJson(text, SERDE_JSON).value, parseJson(signatureText, SERDE_JSON).value, trusted);
   } catch (error) {
     if (error instanceof JsonSyntaxError) return { ok: false, code: 'invalid_json', message: error.message };
     throw error;
@@ -81,9 +82,9 @@ export function signBundleFile(options: { file: string; key: string; out?: strin
   if (options.validate !== false) {
     const [first] = validateBundle(parsed, options.file).errors;
     if (first) {
-      throw new BundleFailure('bundle_invalid', `bundle is invalid at ${first.details.path || '(root)'}: ${first.message} (sign with --no-validate to sign it anyway)`, 1, {
+      throw new Refusal('bundle_invalid', `bundle is invalid at ${first.details.path || '(root)'}: ${first.message} (sign with --no-validate to sign it anyway)`, { exitCode: 1, details: {
         path: first.details.path, line: first.line, column: first.column,
-      });
+      } });
     }
   }
   const signature = signBundleValue(parsed.value, loadSigningKey(options.key));
@@ -111,8 +112,8 @@ export function verifyBundleFile(options: { file: string; sig?: string; trust?: 
   const signature = readJsonFile(sigFile, 'signature file');
   const trust = options.trust ?? dataDirectory();
   const result = verifyBundleSignatureValue(bundle.value, signature.value, trustedKeysAt(trust));
-  if (!result.ok) throw new BundleFailure(result.code, result.message, 1);
-  return { ok: true, key_id: result.keyId, sha256: sha256Hex(canonicalBytesOf(bundle.value)), signature_file: sigFile, trust };
+  if (!result.ok) throw new Refusal(result.code, result.message, { exitCode: 1 });
+  return { ok: true, key_id: result.keyId, sha256: sha256Hex(kernosCanonicalBytes(bundle.value)), signature_file: sigFile, trust };
 }
 
 function trustedKeysAt(trust: string): TrustedKey[] {

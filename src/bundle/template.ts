@@ -3,7 +3,7 @@
  * whole value. Validation collects the paths; a run renders them against
  * `{input, steps: {<id>: {output}}, run}`.
  */
-import { canonicalJson } from '../json/kernos.js';
+import { kernosCanonicalJson } from '../json/canonical.js';
 import { emptyObject, isJsonObject, type JsonObject, type JsonValue } from '../json/parse.js';
 
 export interface TemplateUse {
@@ -95,7 +95,7 @@ export function renderString(text: string, context: JsonValue): string {
     const close = text.indexOf('}}', open + 2);
     if (close === -1) break;
     const value = resolve(context, text.slice(open + 2, close).trim());
-    out += text.slice(from, open) + (typeof value === 'string' ? value : canonicalJson(value));
+    out += text.slice(from, open) + (typeof value === 'string' ? value : kernosCanonicalJson(value));
     from = close + 2;
   }
   return out + text.slice(from);

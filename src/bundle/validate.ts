@@ -6,8 +6,9 @@
  * ours (schema subset, mock outputs, templates naming undeclared fields): they never make a bundle invalid.
  */
 import { readFileSync } from 'node:fs';
-import { canonicalBytesOf } from '../json/kernos.js';
-import { isJsonNumber, isJsonObject, JsonNumber, type JsonObject, JsonSyntaxError, type JsonValue, locate, type ParsedJson, parseJson, pointerSegment } from '../json/parse.js';
+import { kernosCanonicalBytes } from '../json/canonical.js';
+import { isJsonNumber, isJsonObject, JsonNumber, type JsonObject, JsonSyntaxError, type JsonValue, locate, type ParsedJson, parseJson, SERDE_JSON } from '../json/parse.js';
+import { childPointer } from '../json/pointer.js';
 import { declaresPath, schemaShapeProblems, schemaViolations } from './schema.js';
 import { collectTemplates, isRefObject, sortedKeys, type TemplateUse } from './template.js';
 
@@ -93,7 +94,7 @@ class Walk {
     const key = `${severity}\0${dotted}\0${message}`;
     if (this.seen.has(key)) return; // a prompt shared by several steps is reported once
     this.seen.add(key);
-    const pointer = at.map((s) => `/${pointerSegment(s)}`).join('');
+    const pointer = at.reduce<string>((base, segment) => childPointer(base, segment), '');
     const span = locate(this.parsed, pointer);
     list.push({ code, rule, severity, message, details: { path: dotted }, pointer, ...(this.file === undefined ? {} : { file: this.file }), ...span });
   }
@@ -103,7 +104,7 @@ class Walk {
 export function validateBundle(input: string | ParsedJson, file?: string): BundleValidation {
   let parsed: ParsedJson;
   try {
-    parsed = typeof input === 'string' ? parseJson(input) : input;
+    parsed = typeof input === 'string' ? parseJson(input, SERDE_JSON) : input;
   } catch (error) {
     if (!(error instanceof JsonSyntaxError)) throw error;
     const where = { ...(file === undefined ? {} : { file }), line: error.line, column: error.column };
@@ -153,7 +154,7 @@ function checkBundle(walk: Walk, bundle: JsonObject): void {
   if (bundle.format !== BUNDLE_FORMAT) walk.error(['format'], 'format_invalid', `format must be "${BUNDLE_FORMAT}"`);
   checkIdentity(walk, bundle);
   checkPolicies(walk, bundle.policies);
-  const size = canonicalBytesOf(bundle).length;
+  const size = kernosCanonicalBytes(bundle).length;
   if (size > MAX_CANONICAL_BYTES) walk.error([], 'bundle_too_large', `the canonical bundle is ${size} bytes, over the limit of ${MAX_CANONICAL_BYTES} bytes (1 MiB)`);
   const tools = checkTools(walk, bundle.tools);
   const prompts = checkPrompts(walk, bundle.prompts);

@@ -56,6 +56,7 @@ const LOCK_CODES = entries('lock', [
   ['git_ref_invalid', 'error', 'The ref of a git source is not a tag name.'],
   ['git_path_invalid', 'error', "The path of a package in its repository is not relative, or holds '.' or '..'."],
   ['git_missing', 'error', 'Git sources need git, and git is not in PATH.'],
+  ['prune_refused', 'error', 'cache prune: a lock file named or found cannot be read, or none is there to say what to keep; nothing is removed.'],
 ]);
 
 const SCHEMA_CODES = entries('schema', [

@@ -5,6 +5,9 @@
  */
 import { Command } from '@oclif/core';
 import { isRecord } from '../json/guards.js';
+import { paintFor } from '../report/paint.js';
+import { renderRefusal } from '../report/refusal.js';
+import { refusalOf } from './refusal.js';
 
 export interface ErrorJson {
   error: {
@@ -13,6 +16,8 @@ export interface ErrorJson {
     message: string;
     /** The exit status of the command: 1 a refusal or a failure, 2 a usage or I/O problem. */
     exit: number;
+    /** What to do about it, when the refusal says. */
+    hint?: string;
     /** What the refusal is about, when it says more than its message (the control plane's `details`). */
     details?: Record<string, unknown>;
   };
@@ -22,6 +27,7 @@ export interface ErrorJson {
 interface Raised {
   message?: unknown;
   code?: unknown;
+  hint?: unknown;
   details?: unknown;
   exitCode?: unknown;
   oclif?: { exit?: unknown };
@@ -39,22 +45,32 @@ export function errorJson(error: unknown, parsed: boolean): ErrorJson {
   const raised = (error ?? {}) as Raised;
   const code = typeof raised.code === 'string' ? raised.code : parsed ? 'internal_error' : 'usage';
   const message = typeof raised.message === 'string' ? raised.message : String(error);
-  const details = isRecord(raised.details) ? { details: raised.details } : {};
-  return { error: { code, message, exit: exitStatusOf(error, parsed), ...details } };
+  const hint = typeof raised.hint === 'string' ? { hint: raised.hint } : {};
+  const details = isRecord(raised.details) && Object.keys(raised.details).length > 0 ? { details: raised.details } : {};
+  return { error: { code, message, exit: exitStatusOf(error, parsed), ...hint, ...details } };
 }
 
 /**
- * The base of every command: under `--json` a failure prints `errorJson` and exits with the status the text
- * mode has (oclif would print its internals — a parse error carries the whole configuration — and exit 1).
- * A command line that does not parse exits 2 in both modes, as every command's help says.
+ * The base of every command, and the one way a command ends on a refusal: `error <code>: <message>` and the
+ * hint on stderr, unwrapped, or under `--json` `errorJson` — with the same exit status (1, or 2 for a usage or
+ * I/O problem). oclif would print its internals (a parse error carries the whole configuration) and exit 1.
+ * A command line that does not parse exits 2 in both modes, as every command's help says; a bug keeps its
+ * stack trace.
  */
 export abstract class JsonCommand extends Command {
-  protected override async catch(error: Parameters<Command['catch']>[0]): Promise<unknown> {
+  protected override async catch(raisedError: Parameters<Command['catch']>[0]): Promise<unknown> {
+    const refusal = refusalOf(raisedError);
+    const error = refusal ?? raisedError;
+    if (refusal !== undefined && !this.jsonEnabled()) {
+      this.logToStderr(renderRefusal(refusal, paintFor(process.stderr)));
+      process.exitCode = refusal.exitCode;
+      return undefined;
+    }
     const status = exitStatusOf(error, this.parsed);
     const raised = error as Raised;
     raised.oclif = { ...raised.oclif, exit: status }; // read by oclif's handler in text mode
     if (this.jsonEnabled()) process.exitCode ??= status;
-    return super.catch(error);
+    return super.catch(error as Parameters<Command['catch']>[0]);
   }
 
   protected override toErrorJson(error: unknown): ErrorJson {

@@ -30,16 +30,11 @@ package next to this one; Installation an installation file next to it. Never ov
   async run(): Promise<AddResult> {
     const { args, flags } = await this.parse(Add);
     const { addObject } = await import('../author/add.js');
-    const { exitOnRefusal } = await import('../fs/write.js');
-    try {
-      const result = await addObject({ kind: args.kind, key: args.key, packageDir: flags.package });
-      if (!this.jsonEnabled()) {
-        for (const file of result.created) this.log(`created ${file}`);
-        for (const file of result.updated) this.log(`updated ${file}`);
-      }
-      return result;
-    } catch (error) {
-      return exitOnRefusal(this, error);
+    const result = await addObject({ kind: args.kind, key: args.key, packageDir: flags.package });
+    if (!this.jsonEnabled()) {
+      for (const file of result.created) this.log(`created ${file}`);
+      for (const file of result.updated) this.log(`updated ${file}`);
     }
+    return result;
   }
 }

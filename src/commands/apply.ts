@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
-import { endWithRefusal, envFlag } from '../cli/plan-flags.js';
+import { envFlag } from '../cli/plan-flags.js';
 import type { ApplyResult } from '../plan/apply.js';
 import type { PlanDocument } from '../plan/document.js';
 import { localCore } from '../cli/local-core.js';
@@ -37,19 +37,15 @@ Exit status: 0 applied, 1 refusal (stale, edited, not approved, core error), 2 u
     const { apply } = await import('../plan/apply.js');
     const interactive = Boolean(process.stdin.isTTY) && !this.jsonEnabled();
     const showProgress = Boolean(process.stderr.isTTY) && !this.jsonEnabled();
-    try {
-      const result = await apply({
-        plan: flags.plan, autoApprove: flags['auto-approve'], localCore,
-        ...(flags.server ? { server: flags.server } : {}), ...(flags.env ? { env: flags.env } : {}), ...(flags['plan-hash'] ? { planHash: flags['plan-hash'] } : {}),
-        ...(interactive ? { confirm: (document: PlanDocument) => this.confirm(document) } : {}),
-        warn: (message) => this.logToStderr(`warning: ${message}`),
-        ...(showProgress ? { progress: (message: string) => process.stderr.write(`  ${message}\n`) } : {}),
-      });
-      if (!this.jsonEnabled()) this.log((await import('../report/plan.js')).renderApplied(result, !showProgress));
-      return result;
-    } catch (error) {
-      return endWithRefusal(this, error);
-    }
+    const result = await apply({
+      plan: flags.plan, autoApprove: flags['auto-approve'], localCore,
+      ...(flags.server ? { server: flags.server } : {}), ...(flags.env ? { env: flags.env } : {}), ...(flags['plan-hash'] ? { planHash: flags['plan-hash'] } : {}),
+      ...(interactive ? { confirm: (document: PlanDocument) => this.confirm(document) } : {}),
+      warn: (message) => this.logToStderr(`warning: ${message}`),
+      ...(showProgress ? { progress: (message: string) => process.stderr.write(`  ${message}\n`) } : {}),
+    });
+    if (!this.jsonEnabled()) this.log((await import('../report/plan.js')).renderApplied(result, !showProgress));
+    return result;
   }
 
   /** The plan as plan shows it, then `[y/N]`; y, yes, д, да accept; anything else (or EOF) declines. */

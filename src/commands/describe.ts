@@ -27,13 +27,8 @@ the node labels and secrets their placement needs. --env-example prints a .env t
   async run(): Promise<PackageDescription> {
     const { args, flags } = await this.parse(Describe);
     const { describePackage, envExample, renderDescription } = await import('../docs/describe.js');
-    const { exitOnRefusal } = await import('../fs/write.js');
-    try {
-      const description = await describePackage(args.path);
-      if (!this.jsonEnabled()) this.log(flags['env-example'] ? envExample(description).trimEnd() : renderDescription(description));
-      return description;
-    } catch (error) {
-      return exitOnRefusal(this, error);
-    }
+    const description = await describePackage(args.path);
+    if (!this.jsonEnabled()) this.log(flags['env-example'] ? envExample(description).trimEnd() : renderDescription(description));
+    return description;
   }
 }

@@ -28,21 +28,16 @@ starts with the yaml-language-server modeline of this installation's schema/v1. 
   async run(): Promise<InitResult> {
     const { args, flags } = await this.parse(Init);
     const { initPackage } = await import('../author/init.js');
-    const { exitOnRefusal } = await import('../fs/write.js');
-    try {
-      const result = await initPackage({
-        dir: args.dir,
-        ...(flags.key ? { key: flags.key } : {}),
-        ...(flags['display-name'] ? { displayName: flags['display-name'] } : {}),
-        ...(flags.license ? { license: flags.license } : {}),
-      });
-      if (!this.jsonEnabled()) {
-        for (const file of result.created) this.log(`created ${file}`);
-        this.log(`\nnext: cd ${args.dir} && ${this.config.bin} check && ${this.config.bin} test`);
-      }
-      return result;
-    } catch (error) {
-      return exitOnRefusal(this, error);
+    const result = await initPackage({
+      dir: args.dir,
+      ...(flags.key ? { key: flags.key } : {}),
+      ...(flags['display-name'] ? { displayName: flags['display-name'] } : {}),
+      ...(flags.license ? { license: flags.license } : {}),
+    });
+    if (!this.jsonEnabled()) {
+      for (const file of result.created) this.log(`created ${file}`);
+      this.log(`\nnext: cd ${args.dir} && ${this.config.bin} check && ${this.config.bin} test`);
     }
+    return result;
   }
 }

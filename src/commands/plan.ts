@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
-import { endWithRefusal, envFlag } from '../cli/plan-flags.js';
+import { envFlag } from '../cli/plan-flags.js';
 import type { PlanDocument } from '../plan/document.js';
 import { localCore } from '../cli/local-core.js';
 
@@ -35,22 +35,18 @@ Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core err
   async run(): Promise<PlanDocument> {
     const { flags } = await this.parse(Plan);
     const { plan } = await import('../plan/plan.js');
-    try {
-      const result = await plan({
-        install: flags.install, server: flags.server, out: flags.out, localCore, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'],
-        ...(flags.env ? { env: flags.env } : {}), ...(flags.workspace ? { workspaceId: flags.workspace } : {}),
-      });
-      if (!this.jsonEnabled()) {
-        const [{ renderPlan }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
-        this.log(renderPlan(result.document, paintFor(process.stdout), result.warnings));
-        this.log(`\nplan saved: ${flags.out} (planHash ${result.document.planHash})`);
-        // apply rebuilds variablesHash from the same values: it needs the same --env.
-        const env = flags.env ? ` --env ${flags.env}` : '';
-        this.log(`apply it: ${this.config.bin} apply --plan ${flags.out} --server ${flags.server}${env}`);
-      }
-      return result.document;
-    } catch (error) {
-      return endWithRefusal(this, error);
+    const result = await plan({
+      install: flags.install, server: flags.server, out: flags.out, localCore, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'],
+      ...(flags.env ? { env: flags.env } : {}), ...(flags.workspace ? { workspaceId: flags.workspace } : {}),
+    });
+    if (!this.jsonEnabled()) {
+      const [{ renderPlan }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
+      this.log(renderPlan(result.document, paintFor(process.stdout), result.warnings));
+      this.log(`\nplan saved: ${flags.out} (planHash ${result.document.planHash})`);
+      // apply rebuilds variablesHash from the same values: it needs the same --env.
+      const env = flags.env ? ` --env ${flags.env}` : '';
+      this.log(`apply it: ${this.config.bin} apply --plan ${flags.out} --server ${flags.server}${env}`);
     }
+    return result.document;
   }
 }

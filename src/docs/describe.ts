@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { isRecord } from '../json/guards.js';
 import { loadPackage } from '../load/package.js';
 import type { Package } from '../model/package.js';
-import { AuthorRefusal } from '../fs/write.js';
+import { Refusal } from '../model/refusal.js';
 
 export interface VariableNeed {
   name: string;
@@ -58,7 +58,7 @@ export async function describePackage(dir: string): Promise<PackageDescription> 
   const loaded = await loadPackage(absolute, { cwd: absolute });
   if (!loaded.package) {
     const first = loaded.findings[0];
-    throw new AuthorRefusal('package_not_found', first ? `${dir}: ${first.message}` : `no package in ${dir}`);
+    throw new Refusal('package_not_found', first ? `${dir}: ${first.message}` : `no package in ${dir}`);
   }
   return descriptionOf(loaded.package);
 }

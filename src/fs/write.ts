@@ -4,7 +4,7 @@ import { dirname, join, basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 /** A refusal of an authoring command: exit 1, a message naming the file and the fix. */
-export class AuthorRefusal extends Error {
+export class Refusal extends Error {
   constructor(
     readonly code: string,
     message: string,
@@ -25,7 +25,7 @@ export async function createFile(path: string, text: string, shown = path): Prom
   try {
     await link(temp, path); // atomic, and fails when the target exists: a race cannot overwrite a file
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new AuthorRefusal('file_exists', `${shown} already exists; package-sdk never overwrites a file`);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Refusal('file_exists', `${shown} already exists; package-sdk never overwrites a file`);
     throw error;
   } finally {
     await unlink(temp).catch(() => undefined);
@@ -38,23 +38,4 @@ export async function replaceFile(path: string, text: string): Promise<void> {
   const temp = tempPath(path);
   await writeFile(temp, text);
   await rename(temp, path);
-}
-
-/** What a command needs to report a refusal. */
-interface RefusingCommand {
-  jsonEnabled(): boolean;
-  error(message: string, options: { exit: number; code: string }): never;
-  logToStderr(message: string): void;
-  exit(code: number): never;
-}
-
-/**
- * Reports an `AuthorRefusal` as one unwrapped line (`error <code>: <message>`, exit 1) — or as the JSON
- * error under `--json` — and rethrows anything else (an internal bug keeps its stack trace).
- */
-export function exitOnRefusal(command: RefusingCommand, error: unknown): never {
-  if (!(error instanceof AuthorRefusal)) throw error;
-  if (command.jsonEnabled()) command.error(error.message, { exit: 1, code: error.code });
-  command.logToStderr(`error ${error.code}: ${error.message}`);
-  command.exit(1);
 }

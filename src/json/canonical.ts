@@ -1,11 +1,19 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-
 /**
- * Canonical JSON of the plan's hashes (`planHash`, `lockHash`, `variablesHash`), byte-compatible with the
- * reference installer (compat §3): Python's `json.dumps(value, sort_keys=True, ensure_ascii=False)` —
- * `", "` and `": "` separators, keys in code-point order, raw UTF-8, and floats kept as floats.
+ * The canonical JSON forms the project's hashes and signatures are computed over, byte-compatible with the
+ * tools that verify them:
+ *
+ * - the package-sdk form (`canonicalJson`) of the plan's and the lock's hashes (`planHash`, `lockHash`,
+ *   `variablesHash`), as the Python package-sdk computes them (compat §3): Python's
+ *   `json.dumps(value, sort_keys=True, ensure_ascii=False)` — `", "` and `": "` separators, keys in
+ *   code-point order, raw UTF-8, and floats kept as floats;
+ * - the kernos form (`kernosCanonicalJson`) of bundle signatures (compat-kernos §2.1): no whitespace, keys
+ *   sorted by UTF-16 code units, strings escaped as `JSON.stringify` does, and numbers printed the way Rust
+ *   serde_json 1.0.151 prints the value it read — which depends on the lexeme, hence the lossless reader.
+ *   It is not RFC 8785: `1250.0` stays `1250.0`, `1e16` becomes `1e+16`.
  */
+import { JsonNumber, type JsonValue } from './parse.js';
+
+// ---------------------------------------------------------------- the package-sdk form
 
 /**
  * `floats` lists the JSON Pointers of integral numbers that were written as floats (`1.0`): JavaScript
@@ -13,11 +21,6 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
  */
 export function canonicalJson(value: unknown, floats: ReadonlySet<string> = new Set()): string {
   return write(value, '', floats);
-}
-
-/** `sha256:` + hex of the canonical JSON's UTF-8 bytes. */
-export function digest(value: unknown, floats?: ReadonlySet<string>): string {
-  return `sha256:${bytesToHex(sha256(utf8ToBytes(canonicalJson(value, floats))))}`;
 }
 
 /**
@@ -106,4 +109,65 @@ function pythonFloatRepr(value: number): string {
   const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, '0');
   const fraction = digits.slice(exponent + 1);
   return `${sign}${whole}.${fraction === '' ? '0' : fraction}`;
+}
+
+// ---------------------------------------------------------------- the kernos form
+
+const U64_MAX = 2n ** 64n - 1n;
+const I64_MIN = -(2n ** 63n);
+
+/** The kernos canonical JSON of a value read losslessly (numbers as their lexemes) or computed. */
+export function kernosCanonicalJson(value: JsonValue): string {
+  if (value === null || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return formatJsNumber(value);
+  if (value instanceof JsonNumber) return formatLexeme(value.lexeme);
+  if (Array.isArray(value)) return `[${value.map(kernosCanonicalJson).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${kernosCanonicalJson(value[k]!)}`).join(',')}}`;
+}
+
+/** The UTF-8 bytes of the kernos canonical JSON: what bundle signatures cover. */
+export function kernosCanonicalBytes(value: JsonValue): Uint8Array {
+  return new TextEncoder().encode(kernosCanonicalJson(value));
+}
+
+/** serde_json keeps integer lexemes that fit i64/u64 exact and reads every other number as f64. */
+function formatLexeme(lexeme: string): string {
+  if (!/[.eE]/.test(lexeme)) {
+    const n = BigInt(lexeme);
+    const negativeZero = lexeme.startsWith('-') && n === 0n;
+    if (!negativeZero && n >= I64_MIN && n <= U64_MAX) return n.toString();
+  }
+  return formatFloat(Number(lexeme));
+}
+
+/** A number computed at run time (not read from a text): integers print as integers. */
+function formatJsNumber(n: number): string {
+  return Number.isSafeInteger(n) && !Object.is(n, -0) ? String(n) : formatFloat(n);
+}
+
+/**
+ * ryu/zmij layout of the shortest round-trip digits: with d the digits (length n) and the value
+ * d×10^k, kk = n + k decides between plain `1250.0`, `0.001` and exponent forms `1e+16`, `1.5e-7`.
+ */
+export function formatFloat(x: number): string {
+  if (!Number.isFinite(x)) throw new RangeError(`${x} has no JSON form`);
+  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
+  if (x === 0) return `${sign}0.0`;
+  const [mantissa, exponent] = Math.abs(x).toExponential().split('e') as [string, string];
+  const digits = mantissa.replace('.', '');
+  const n = digits.length;
+  const kk = Number(exponent) + 1;
+  const k = kk - n;
+  let body: string;
+  if (k >= 0 && kk <= 16) body = `${digits}${'0'.repeat(k)}.0`;
+  else if (kk > 0 && kk <= 16) body = `${digits.slice(0, kk)}.${digits.slice(kk)}`;
+  else if (kk > -5 && kk <= 0) body = `0.${'0'.repeat(-kk)}${digits}`;
+  else {
+    const e = kk - 1;
+    const exp = `e${e < 0 ? '-' : '+'}${Math.abs(e)}`;
+    body = n === 1 ? `${digits}${exp}` : `${digits[0]}.${digits.slice(1)}${exp}`;
+  }
+  return sign + body;
 }

@@ -1,12 +1,15 @@
 /**
- * A lossless JSON reader for bundles. `JSON.parse` forgets how a number was written (`1250.0` becomes
- * `1250`), but the canonical form that bundle signatures cover prints integer and float lexemes
- * differently (compat-kernos §2.1), so numbers are kept as their lexeme. It also records where every
- * value is written, so a validation error can name `file:line:col`.
+ * The one JSON reader of the project: strict RFC 8259 (no comments, no trailing commas, no lone surrogates,
+ * no control characters in strings, only finite numbers), positional and lossless. `JSON.parse` keeps no
+ * positions, silently keeps the last of two equal keys and forgets how a number was written (`1250.0`
+ * becomes `1250`) — but findings name `file:line:col`, and both canonical forms (the Python package-sdk's
+ * hashes, kernos's bundle signatures) print integral floats apart from integers. So numbers stay their lexeme
+ * (`JsonNumber`) and every value's place is kept by JSON Pointer.
  *
- * Accepted input is what serde_json accepts: strict RFC 8259 JSON, no comments, no trailing commas,
- * no lone surrogates, nesting at most 128 deep; a repeated key keeps its last value.
+ * Two readings differ only in what they accept: package files refuse a repeated key and allow deep nesting;
+ * bundles read as serde_json does (`SERDE_JSON`: the last of two equal keys wins, nesting at most 128 deep).
  */
+import { childPointer } from './pointer.js';
 
 /** A number as written in the source. */
 export class JsonNumber {
@@ -31,11 +34,12 @@ export interface JsonObject {
   [key: string]: JsonValue;
 }
 
-/** Offsets (UTF-16 code units) of a value and, for an object member, of its key. */
+/** Offsets (UTF-16 code units) of a value and, for an object member, of its key (quotes included). */
 export interface JsonSpan {
   start: number;
   end: number;
   keyStart?: number;
+  keyEnd?: number;
 }
 
 export interface ParsedJson {
@@ -45,19 +49,37 @@ export interface ParsedJson {
   spans: Map<string, JsonSpan>;
 }
 
+export interface JsonReading {
+  /** What a repeated key of an object does: refused, or the last one wins (serde_json). */
+  duplicateKeys: 'refuse' | 'last';
+  /** The deepest nesting of objects and arrays accepted. */
+  maxDepth: number;
+}
+
+/** Package files: a repeated key is a mistake to report, and nesting is bounded only against runaway input. */
+export const PACKAGE_JSON: JsonReading = { duplicateKeys: 'refuse', maxDepth: 5000 };
+/** Bundles, as kernos reads them with serde_json: the last of two equal keys wins, nesting at most 128 deep. */
+export const SERDE_JSON: JsonReading = { duplicateKeys: 'last', maxDepth: 128 };
+
 export class JsonSyntaxError extends Error {
   constructor(
+    /** What is wrong, in words (without the place). */
     readonly reason: string,
+    /** Offsets of the offending text. */
+    readonly start: number,
+    readonly end: number,
+    /** 1-based place of `start`. */
     readonly line: number,
     readonly column: number,
+    /** The pointer of the value being read ('' at the top or when unknown). */
+    readonly pointer: string,
   ) {
     super(`${reason} at line ${line} column ${column}`);
     this.name = 'JsonSyntaxError';
   }
 }
 
-const MAX_DEPTH = 128;
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 export function isJsonObject(value: unknown): value is JsonObject {
@@ -73,158 +95,197 @@ export function emptyObject(): JsonObject {
   return Object.create(null) as JsonObject;
 }
 
-export function pointerSegment(segment: string | number): string {
-  return String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
+/** Reads `text`; throws `JsonSyntaxError` at the first thing that is not JSON. */
+export function parseJson(text: string, reading: JsonReading = PACKAGE_JSON): ParsedJson {
+  return new Reader(text, reading).document();
 }
 
-export function parseJson(text: string): ParsedJson {
-  const spans = new Map<string, JsonSpan>();
-  let pos = 0;
+class Reader {
+  readonly spans = new Map<string, JsonSpan>();
+  private at = 0;
+  private depth = 0;
 
-  const fail = (reason: string, at = pos): never => {
-    const { line, column } = lineColumn(text, at);
-    throw new JsonSyntaxError(reason, line, column);
-  };
-  const skipWhitespace = () => {
-    while (pos < text.length) {
-      const c = text.charCodeAt(pos);
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
-      pos++;
-    }
-  };
+  constructor(
+    private readonly text: string,
+    private readonly reading: JsonReading,
+  ) {}
 
-  const readString = (): string => {
-    pos++; // opening quote
-    let out = '';
-    let chunk = pos;
-    for (;;) {
-      if (pos >= text.length) fail('EOF while parsing a string');
-      const c = text.charCodeAt(pos);
-      if (c === 0x22) {
-        out += text.slice(chunk, pos);
-        pos++;
-        return out;
-      }
-      if (c < 0x20) fail('control character (\\u0000-\\u001F) found while parsing a string');
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const pair = c <= 0xdbff && isLowSurrogate(text.charCodeAt(pos + 1));
-        if (!pair) fail('lone surrogate in a string');
-        pos += 2;
-        continue;
-      }
-      if (c !== 0x5c) {
-        pos++;
-        continue;
-      }
-      out += text.slice(chunk, pos);
-      const e = text[pos + 1];
-      if (e === 'u') {
-        out += readUnicodeEscape();
-      } else if (e !== undefined && e in ESCAPES) {
-        out += ESCAPES[e];
-        pos += 2;
-      } else {
-        fail('invalid escape', pos + 1);
-      }
-      chunk = pos;
-    }
-  };
+  document(): ParsedJson {
+    this.skipSpace();
+    const value = this.value('');
+    this.skipSpace();
+    if (this.at < this.text.length) this.fail('unexpected text after the JSON value');
+    return { text: this.text, value, spans: this.spans };
+  }
 
-  const hex4 = (at: number): number => {
-    const digits = text.slice(at, at + 4);
-    if (!/^[0-9a-fA-F]{4}$/.test(digits)) fail('invalid \\u escape', at);
-    return parseInt(digits, 16);
-  };
-
-  const readUnicodeEscape = (): string => {
-    const unit = hex4(pos + 2);
-    pos += 6;
-    if (unit >= 0xdc00 && unit <= 0xdfff) fail('lone trailing surrogate in hex escape', pos - 6);
-    if (unit < 0xd800 || unit > 0xdbff) return String.fromCharCode(unit);
-    const low = text.slice(pos, pos + 2) === '\\u' ? hex4(pos + 2) : -1;
-    if (!isLowSurrogate(low)) fail('lone leading surrogate in hex escape', pos - 6);
-    pos += 6;
-    return String.fromCharCode(unit, low);
-  };
-
-  const readValue = (pointer: string, depth: number, keyStart?: number): JsonValue => {
-    skipWhitespace();
-    const start = pos;
-    const value = readBareValue(pointer, depth);
-    spans.set(pointer, keyStart === undefined ? { start, end: pos } : { start, end: pos, keyStart });
+  private value(pointer: string, key?: { start: number; end: number }): JsonValue {
+    const start = this.at;
+    const value = this.bareValue(pointer);
+    this.spans.set(pointer, key === undefined ? { start, end: this.at } : { start, end: this.at, keyStart: key.start, keyEnd: key.end });
     return value;
-  };
+  }
 
-  const readBareValue = (pointer: string, depth: number): JsonValue => {
-    if (pos >= text.length) fail('EOF while parsing a value');
-    const c = text[pos];
-    if (c === '{') return readObject(pointer, depth + 1);
-    if (c === '[') return readArray(pointer, depth + 1);
-    if (c === '"') return readString();
+  private bareValue(pointer: string): JsonValue {
+    const c = this.text[this.at];
+    if (c === '{') return this.nested(pointer, () => this.object(pointer));
+    if (c === '[') return this.nested(pointer, () => this.array(pointer));
+    if (c === '"') return this.string(pointer);
     for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
-      if (text.startsWith(word, pos)) {
-        pos += word.length;
+      if (this.text.startsWith(word, this.at)) {
+        this.at += word.length;
         return value;
       }
     }
-    NUMBER.lastIndex = pos;
-    const match = NUMBER.exec(text);
-    if (!match) fail('expected value');
-    const lexeme = match![0];
-    if (!Number.isFinite(Number(lexeme))) fail('number out of range');
-    pos += lexeme.length;
-    return new JsonNumber(lexeme);
-  };
+    NUMBER.lastIndex = this.at;
+    const number = NUMBER.exec(this.text);
+    if (number === null) this.fail(c === undefined ? 'the JSON ends where a value was expected' : `unexpected ${describe(c)} where a value was expected`);
+    const start = this.at;
+    this.at += number[0].length;
+    if (!Number.isFinite(Number(number[0]))) this.fail(`${number[0]} is not a finite number`, start, this.at, pointer);
+    return new JsonNumber(number[0]);
+  }
 
-  /** The members of an object or the items of an array, up to and including the closing bracket. */
-  const readSequence = (depth: number, close: '}' | ']', what: string, readItem: () => void): void => {
-    if (depth > MAX_DEPTH) fail('recursion limit exceeded');
-    pos++;
-    skipWhitespace();
-    if (text[pos] === close) {
-      pos++;
+  private nested<T>(pointer: string, read: () => T): T {
+    if (++this.depth > this.reading.maxDepth) this.fail(`the document is nested deeper than ${this.reading.maxDepth} levels`, this.at, this.at + 1, pointer);
+    try {
+      return read();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private object(pointer: string): JsonObject {
+    this.at++;
+    const object = emptyObject();
+    const seen = new Set<string>();
+    this.members('}', () => {
+      if (this.text[this.at] !== '"') this.fail(`expected a key in double quotes, found ${describe(this.text[this.at])}`);
+      const keyStart = this.at;
+      const key = this.string(pointer);
+      const keyEnd = this.at;
+      const child = childPointer(pointer, key);
+      if (seen.has(key) && this.reading.duplicateKeys === 'refuse') this.fail(`duplicate key '${key}'`, keyStart, keyEnd, child);
+      seen.add(key);
+      this.skipSpace();
+      this.expect(':');
+      this.skipSpace();
+      object[key] = this.value(child, { start: keyStart, end: keyEnd });
+    });
+    return object;
+  }
+
+  private array(pointer: string): JsonValue[] {
+    this.at++;
+    const array: JsonValue[] = [];
+    this.members(']', () => array.push(this.value(childPointer(pointer, array.length))));
+    return array;
+  }
+
+  /** Comma-separated members up to `close` (the opening bracket is already read). */
+  private members(close: '}' | ']', member: () => void): void {
+    this.skipSpace();
+    if (this.text[this.at] === close) {
+      this.at++;
       return;
     }
     for (;;) {
-      readItem();
-      skipWhitespace();
-      if (text[pos] === ',') pos++;
-      else if (text[pos] === close) {
-        pos++;
-        return;
-      } else fail(pos >= text.length ? `EOF while parsing ${what}` : `expected \`,\` or \`${close}\``);
+      this.skipSpace();
+      member();
+      this.skipSpace();
+      if (this.text[this.at] !== ',') break;
+      this.at++;
     }
-  };
+    this.expect(close);
+  }
 
-  const readObject = (pointer: string, depth: number): JsonObject => {
-    const object = emptyObject();
-    readSequence(depth, '}', 'an object', () => {
-      skipWhitespace();
-      if (text[pos] !== '"') fail(pos >= text.length ? 'EOF while parsing an object' : 'key must be a string');
-      const keyStart = pos;
-      const key = readString();
-      skipWhitespace();
-      if (text[pos] !== ':') fail(pos >= text.length ? 'EOF while parsing an object' : 'expected `:`');
-      pos++;
-      object[key] = readValue(`${pointer}/${pointerSegment(key)}`, depth, keyStart);
-    });
-    return object;
-  };
+  private string(pointer: string): string {
+    const start = this.at++;
+    let out = '';
+    let from = this.at;
+    for (;;) {
+      const c = this.text[this.at];
+      if (c === undefined) this.fail('the string is not closed', start, this.at, pointer);
+      if (c === '"') break;
+      if (c < ' ') this.fail(`a control character (U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}) must be escaped in a string`);
+      if (isSurrogate(c.charCodeAt(0))) {
+        if (!isHighSurrogate(c.charCodeAt(0)) || !isLowSurrogate(this.text.charCodeAt(this.at + 1))) this.loneSurrogate(pointer);
+        this.at += 2;
+        continue;
+      }
+      if (c !== '\\') {
+        this.at++;
+        continue;
+      }
+      out += this.text.slice(from, this.at);
+      out += this.escape(pointer);
+      from = this.at;
+    }
+    out += this.text.slice(from, this.at);
+    this.at++;
+    return out;
+  }
 
-  const readArray = (pointer: string, depth: number): JsonValue[] => {
-    const array: JsonValue[] = [];
-    readSequence(depth, ']', 'a list', () => array.push(readValue(`${pointer}/${array.length}`, depth)));
-    return array;
-  };
+  private escape(pointer: string): string {
+    const e = this.text[this.at + 1];
+    if (e === 'u') {
+      const unit = this.hex4(this.at + 2);
+      if (isLowSurrogate(unit) || (isHighSurrogate(unit) && !(this.text.startsWith('\\u', this.at + 6) && isLowSurrogate(this.hex4(this.at + 8))))) {
+        this.loneSurrogate(pointer);
+      }
+      const length = isHighSurrogate(unit) ? 12 : 6;
+      const decoded = length === 12 ? String.fromCharCode(unit, this.hex4(this.at + 8)) : String.fromCharCode(unit);
+      this.at += length;
+      return decoded;
+    }
+    if (e === undefined || !(e in ESCAPES)) this.fail(`unknown escape \\${e ?? ''}`);
+    this.at += 2;
+    return ESCAPES[e]!;
+  }
 
-  const value = readValue('', 0);
-  skipWhitespace();
-  if (pos < text.length) fail('trailing characters');
-  return { text, value, spans };
+  private hex4(at: number): number {
+    const hex = this.text.slice(at, at + 4);
+    if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('\\u must be followed by four hexadecimal digits', at - 2);
+    return parseInt(hex, 16);
+  }
+
+  private loneSurrogate(pointer: string): never {
+    this.fail('a lone surrogate (an unpaired \\uD800–\\uDFFF): JSON text holds only whole characters', this.at, this.at + 1, pointer);
+  }
+
+  private expect(c: string): void {
+    if (this.text[this.at] !== c) this.fail(`expected '${c}', found ${describe(this.text[this.at])}`);
+    this.at++;
+  }
+
+  private skipSpace(): void {
+    for (;;) {
+      const c = this.text.charCodeAt(this.at);
+      if (c === 32 || c === 10 || c === 13 || c === 9) this.at++;
+      else return;
+    }
+  }
+
+  private fail(reason: string, start = this.at, end = Math.min(this.at + 1, this.text.length), pointer = ''): never {
+    const { line, column } = lineColumn(this.text, start);
+    throw new JsonSyntaxError(reason, start, end, line, column, pointer);
+  }
+}
+
+function isSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdfff;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
 }
 
 function isLowSurrogate(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+function describe(c: string | undefined): string {
+  if (c === undefined) return 'the end of the file';
+  return /^[\x21-\x7e]$/.test(c) ? `'${c}'` : `U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`;
 }
 
 /** 1-based line and column (in UTF-16 code units) of an offset. */
@@ -238,17 +299,45 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line, column: offset - lineStart + 1 };
 }
 
-/**
- * Where the value at `pointer` is written, start and end; a pointer past the existing nodes (a missing
- * field) resolves to its deepest existing ancestor.
- */
-export function locate(parsed: ParsedJson, pointer: string): { line: number; column: number; endLine: number; endColumn: number } {
+/** The span of the value at `pointer`, or of its deepest existing ancestor (a missing field), and whether it was found. */
+export function spanAt(parsed: ParsedJson, pointer: string): { span: JsonSpan; found: boolean } {
   for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
-    const span = parsed.spans.get(p) ?? (p === '' ? { start: 0, end: 0 } : undefined);
-    if (span) {
-      const start = lineColumn(parsed.text, span.start);
-      const end = lineColumn(parsed.text, span.end);
-      return { ...start, endLine: end.line, endColumn: end.column };
-    }
+    const span = parsed.spans.get(p);
+    if (span !== undefined) return { span, found: p === pointer };
+    if (p === '') return { span: { start: 0, end: 0 }, found: false };
   }
+}
+
+/** Where the value at `pointer` (or its deepest existing ancestor) is written, start and end. */
+export function locate(parsed: ParsedJson, pointer: string): { line: number; column: number; endLine: number; endColumn: number } {
+  const { span } = spanAt(parsed, pointer);
+  const start = lineColumn(parsed.text, span.start);
+  const end = lineColumn(parsed.text, span.end);
+  return { ...start, endLine: end.line, endColumn: end.column };
+}
+
+/**
+ * The value with plain numbers, as the rest of the project reads package files, and the pointers of the
+ * numbers written as integral floats (`1.0`, `1e3`): JavaScript cannot tell them from integers, but canonical
+ * JSON and the hashes built on it can. An integer `-0` reads as 0.
+ */
+export function plainJson(value: JsonValue): { value: unknown; floats: Set<string> } {
+  const floats = new Set<string>();
+  const plain = (item: JsonValue, pointer: string): unknown => {
+    if (item instanceof JsonNumber) {
+      const number = Number(item.lexeme);
+      if (item.isFloat && Number.isInteger(number)) floats.add(pointer);
+      return number === 0 && !item.isFloat ? 0 : number;
+    }
+    if (Array.isArray(item)) return item.map((element, index) => plain(element, childPointer(pointer, index)));
+    if (item === null || typeof item !== 'object') return item;
+    const object: Record<string, unknown> = {};
+    for (const key of Object.keys(item)) {
+      const member = plain(item[key]!, childPointer(pointer, key));
+      if (key === '__proto__') Object.defineProperty(object, key, { value: member, enumerable: true, writable: true, configurable: true });
+      else object[key] = member;
+    }
+    return object;
+  };
+  return { value: plain(value, ''), floats };
 }

@@ -19,7 +19,8 @@ import { INFO_KEYS, readPlanFile, type Change, type CoreSection, type PlanDocume
 import { knowledgeSteps } from './knowledge.js';
 import { notificationSteps } from './notifications.js';
 import { installerSections, onStand, type Stand } from './plan.js';
-import { PlanRefusal, stale } from './refusal.js';
+import { Refusal } from '../model/refusal.js';
+import { stale } from './refusal.js';
 import { retireSteps } from './retire.js';
 import type { SectionContext, Step } from './section.js';
 import { lookUpVariables } from './variables.js';
@@ -71,10 +72,9 @@ export async function apply(options: ApplyOptions): Promise<ApplyResult> {
   const { document } = await readPlanFile(planFile);
   const server = recordedServer(options.server ?? document.server);
   if (server !== document.server) {
-    throw new PlanRefusal('server_mismatch', `the plan was built for ${document.server}, but is applied to ${server}`,
-      `apply it with --server ${document.server === 'http://localhost/local' ? 'local' : document.server}, or build a plan for ${server}`);
+    throw new Refusal('server_mismatch', `the plan was built for ${document.server}, but is applied to ${server}`, { hint: `apply it with --server ${document.server === 'http://localhost/local' ? 'local' : document.server}, or build a plan for ${server}` });
   }
-  if (!document.install) throw new PlanRefusal('plan_invalid', 'the plan names no installation file (install) — build the plan again');
+  if (!document.install) throw new Refusal('plan_invalid', 'the plan names no installation file (install) — build the plan again');
   const install = isAbsolute(document.install) ? document.install : resolve(dirname(planFile), document.install);
   const warn = options.warn ?? (() => undefined);
   const progress = options.progress ?? (() => undefined);
@@ -149,17 +149,15 @@ async function verify(document: PlanDocument, stand: Stand): Promise<void> {
 async function approve(document: PlanDocument, options: ApplyOptions): Promise<void> {
   if (options.planHash !== undefined) {
     if (options.planHash !== document.planHash) {
-      throw new PlanRefusal('apply_not_confirmed', `--plan-hash ${options.planHash} is not the hash of this plan (${document.planHash})`,
-        'approve the plan you apply: pass its planHash as printed by plan');
+      throw new Refusal('apply_not_confirmed', `--plan-hash ${options.planHash} is not the hash of this plan (${document.planHash})`, { hint: 'approve the plan you apply: pass its planHash as printed by plan' });
     }
     return;
   }
   if (options.autoApprove) return;
   if (!options.confirm) {
-    throw new PlanRefusal('apply_not_confirmed', 'applying a plan requires confirmation by a human',
-      'run in a terminal, or approve the plan with --plan-hash <planHash> (or --auto-approve)');
+    throw new Refusal('apply_not_confirmed', 'applying a plan requires confirmation by a human', { hint: 'run in a terminal, or approve the plan with --plan-hash <planHash> (or --auto-approve)' });
   }
-  if (!(await options.confirm(document))) throw new PlanRefusal('apply_not_confirmed', 'apply cancelled: the plan was not confirmed');
+  if (!(await options.confirm(document))) throw new Refusal('apply_not_confirmed', 'apply cancelled: the plan was not confirmed');
 }
 
 /** The section rebuilt right before it is written (the stand may have moved since the preflight). */
@@ -250,7 +248,7 @@ async function recordPackages(ctx: SectionContext, log: (message: string) => voi
     try {
       await ctx.client.send('POST', '/api/v1/packages:record', { body: { package: { key: pkg.key, version: pkg.version ?? '' }, installHash: await contentHash(pkg.dir), objects } });
     } catch (error) {
-      throw new PlanRefusal('apply_failed', `package ${pkg.key} ${pkg.version ?? ''}: objects applied, but the core did not record their link to the package ` +
+      throw new Refusal('apply_failed', `package ${pkg.key} ${pkg.version ?? ''}: objects applied, but the core did not record their link to the package ` +
         `(POST /api/v1/packages:record): ${(error as Error).message}. Installation stopped; a repeated apply is idempotent`);
     }
     log(`${pkg.key}: ${objects.length} objects recorded`);
@@ -268,7 +266,7 @@ async function recordKinds(ctx: SectionContext): Promise<Set<string>> {
   }
   const route = (openapi.paths as Record<string, { post?: unknown }> | undefined)?.['/api/v1/packages:record']?.post;
   if (!route) {
-    throw new PlanRefusal('apply_failed', 'the core does not record the link of objects to a package (no POST /api/v1/packages:record) — update the core');
+    throw new Refusal('apply_failed', 'the core does not record the link of objects to a package (no POST /api/v1/packages:record) — update the core');
   }
   const deref = (schema: unknown): Record<string, unknown> => {
     let current = schema as Record<string, unknown> | undefined;

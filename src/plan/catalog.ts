@@ -9,7 +9,7 @@
 import { CORE_PLANNED_KINDS } from '../contract/packages.js';
 import type { PackageObject } from '../model/package.js';
 import type { Change } from './document.js';
-import { PlanRefusal } from './refusal.js';
+import { Refusal } from '../model/refusal.js';
 import { changedFields, isSubset, pick, sameJson, specOf, versionText, type SectionContext, type Step } from './section.js';
 
 const CATALOG_ORDER = ['WorkspaceType', 'Capability', 'ConnectionType', 'Role', 'Skill', 'ArtifactType', 'TaskType', 'Agent', 'ProjectTemplate', 'WorkRule'] as const;
@@ -48,8 +48,8 @@ function change(object: PackageObject, fields: Omit<Change, 'kind' | 'key' | 'pa
   return { kind: object.kind, key: object.key, package: object.package, ...(names && names.length > 0 ? { fields: names } : {}), ...rest };
 }
 
-function conflict(object: PackageObject, message: string, hint?: string): PlanRefusal {
-  return new PlanRefusal('catalog_conflict', `${object.kind}/${object.id} (${object.file}): ${message}`, hint);
+function conflict(object: PackageObject, message: string, hint?: string): Refusal {
+  return new Refusal('catalog_conflict', `${object.kind}/${object.id} (${object.file}): ${message}`, { hint });
 }
 
 const ifMatch = (prefix: string, counter: unknown) => ({ 'If-Match': `"${prefix}-${String(counter)}"` });

@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
 import type { Package } from '../model/package.js';
 import type { CoreClient, CoreAnswer } from '../client/client.js';
 import type { CorePlan, CoreSection } from './document.js';
-import { PlanRefusal } from './refusal.js';
+import { Refusal } from '../model/refusal.js';
 import { substitute } from './variables.js';
 import type { PackageFile } from '../contract/packages.js';
 
@@ -71,7 +71,7 @@ export async function requestCorePlan(client: CoreClient, pkg: Package, request:
     ...(request.workspaceId !== undefined ? { workspaceId: request.workspaceId } : {}),
     ...(request.overwriteConsole ? { overwriteConsole: true } : {}),
   } });
-  if (!answer.body.planHash) throw new PlanRefusal('core_rejected', `the core returned no planHash for package ${pkg.key} — nothing to apply`);
+  if (!answer.body.planHash) throw new Refusal('core_rejected', `the core returned no planHash for package ${pkg.key} — nothing to apply`);
   return answer;
 }
 

@@ -6,8 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { digest, prettyJson } from '../json/canonical.js';
-import { PlanRefusal } from './refusal.js';
+import { prettyJson } from '../json/canonical.js';
+import { digest } from '../json/digest.js';
+import { Refusal } from '../model/refusal.js';
 import { parseJson } from '../load/json.js';
 import { reduceSchemaErrors } from '../schema/errors.js';
 import { validatorFor } from '../schema/validators.js';
@@ -109,7 +110,7 @@ export async function writePlanFile(path: string, plan: SealedPlan): Promise<voi
     await writeFile(temporary, prettyJson(plan.document, plan.floats), { flag: 'wx' });
     await rename(temporary, path);
   } catch (error) {
-    throw new PlanRefusal('plan_not_written', `${path}: the plan cannot be written: ${(error as Error).message}`, 'check --out', 2);
+    throw new Refusal('plan_not_written', `${path}: the plan cannot be written: ${(error as Error).message}`, { hint: 'check --out', exitCode: 2 });
   } finally {
     await rm(temporary, { force: true });
   }
@@ -126,24 +127,23 @@ export async function readPlanFile(path: string): Promise<SealedPlan> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new PlanRefusal('plan_invalid', `${path}: cannot be read: ${(error as Error).message}`, undefined, 2);
+    throw new Refusal('plan_invalid', `${path}: cannot be read: ${(error as Error).message}`, { exitCode: 2 });
   }
   const { document, findings } = parseJson(text, path);
-  if (!document) throw new PlanRefusal('plan_invalid', `${path}: not a plan file: ${findings[0]?.message ?? 'not JSON'} (line ${findings[0]?.line ?? 1})`);
+  if (!document) throw new Refusal('plan_invalid', `${path}: not a plan file: ${findings[0]?.message ?? 'not JSON'} (line ${findings[0]?.line ?? 1})`);
   const value = document.value as Partial<PlanDocument> | null;
   if (value === null || typeof value !== 'object' || Array.isArray(value) || value.format !== PLAN_FORMAT) {
-    throw new PlanRefusal('plan_invalid', `${path}: not a ${PLAN_FORMAT} plan`);
+    throw new Refusal('plan_invalid', `${path}: not a ${PLAN_FORMAT} plan`);
   }
   const problem = await planSchemaProblem(value);
-  if (problem) throw new PlanRefusal('plan_invalid', `${path}: not a ${PLAN_FORMAT} plan: ${problem}`);
+  if (problem) throw new Refusal('plan_invalid', `${path}: not a ${PLAN_FORMAT} plan: ${problem}`);
   const kinds = (value.sections ?? []).map((section) => section.kind);
   if (!SECTION_ORDER.test(kinds.join(','))) {
-    throw new PlanRefusal('plan_invalid', `${path}: plan sections [${kinds.join(', ')}] — expected catalog, core, knowledge, ` +
+    throw new Refusal('plan_invalid', `${path}: plan sections [${kinds.join(', ')}] — expected catalog, core, knowledge, ` +
       'notification-rules, retire in this order (core — one per package with processes)');
   }
   if (planHashOf(value, document.floats) !== value.planHash) {
-    throw new PlanRefusal('plan_modified', `${path}: the plan was edited after it was built (planHash does not match)`,
-      'build the plan again: package-sdk plan … --out');
+    throw new Refusal('plan_modified', `${path}: the plan was edited after it was built (planHash does not match)`, { hint: 'build the plan again: package-sdk plan … --out' });
   }
   return { document: { overwriteConsole: false, ...value } as PlanDocument, floats: document.floats };
 }

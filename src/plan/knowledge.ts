@@ -6,7 +6,7 @@
 import type { PackageObject } from '../model/package.js';
 import { CoreHttpError } from '../client/client.js';
 import type { Change, EnableItem } from './document.js';
-import { PlanRefusal } from './refusal.js';
+import { Refusal } from '../model/refusal.js';
 import { specOf, versionText, type SectionContext, type Step } from './section.js';
 import { substitute } from './variables.js';
 
@@ -44,7 +44,7 @@ async function registerStep(ctx: SectionContext, object: PackageObject): Promise
   if (found) {
     const names = (list: unknown, field: string) => (Array.isArray(list) ? list.map((item) => String((item as Record<string, unknown>)[field])) : []);
     if (!sameSet(names(found.kinds, 'kind'), names(spec.kinds, 'kind')) || !sameSet(names(found.relations, 'relation'), names(spec.relations, 'relation'))) {
-      throw new PlanRefusal('catalog_conflict', `KnowledgePack/${object.key} (${object.file}): ontology ${ref} is already registered, but kinds/relations ` +
+      throw new Refusal('catalog_conflict', `KnowledgePack/${object.key} (${object.file}): ontology ${ref} is already registered, but kinds/relations ` +
         'differ in the package — an ontology version is immutable, bump version');
     }
     return undefined;
@@ -57,7 +57,7 @@ async function registerStep(ctx: SectionContext, object: PackageObject): Promise
         await ctx.client.send('POST', '/api/v1/knowledge/packs', { body: spec });
       } catch (error) {
         if (error instanceof CoreHttpError && error.status === 409) {
-          throw new PlanRefusal('catalog_conflict', `KnowledgePack/${object.key}: version ${version} is already registered with different content — ` +
+          throw new Refusal('catalog_conflict', `KnowledgePack/${object.key}: version ${version} is already registered with different content — ` +
             'an ontology version is immutable, bump version');
         }
         throw error;

@@ -4,7 +4,7 @@
  */
 import { CoreHttpError, type CoreClient } from '../client/client.js';
 import type { PackageObject } from '../model/package.js';
-import { PlanRefusal } from './refusal.js';
+import { Refusal } from '../model/refusal.js';
 import { specOf, type SectionContext, type Step } from './section.js';
 
 export function hasNotificationRules(ctx: Pick<SectionContext, 'workspace'>): boolean {
@@ -36,8 +36,8 @@ export async function notificationSteps(ctx: SectionContext): Promise<Step[]> {
 
 export function requireService(ctx: SectionContext): CoreClient {
   if (!ctx.notifications) {
-    throw new PlanRefusal('notification_service_required', 'the installation has notification rules — a notification service is needed ' +
-      '(NOTIFICATION_SERVICE_URL and a token with audience notification-service)', 'set NOTIFICATION_SERVICE_URL and NOTIFY_TOKEN');
+    throw new Refusal('notification_service_required', 'the installation has notification rules — a notification service is needed ' +
+      '(NOTIFICATION_SERVICE_URL and a token with audience notification-service)', { hint: 'set NOTIFICATION_SERVICE_URL and NOTIFY_TOKEN' });
   }
   return ctx.notifications;
 }
@@ -49,6 +49,6 @@ async function validate(service: CoreClient, rule: PackageObject, spec: Record<s
     if (!(error instanceof CoreHttpError)) throw error;
     const errors = Array.isArray(error.details.errors) ? (error.details.errors as { path?: string; message?: string }[]) : [];
     const detail = errors.length > 0 ? errors.map((e) => `${e.path ?? ''} ${e.message ?? ''}`.trim()).join('; ') : error.reason;
-    throw new PlanRefusal('core_rejected', `NotificationRule/${rule.key} (${rule.file}): the notification service rejects the rule — ${detail}`);
+    throw new Refusal('core_rejected', `NotificationRule/${rule.key} (${rule.file}): the notification service rejects the rule — ${detail}`);
   }
 }

@@ -13,7 +13,7 @@ import { blockingProblems, coreSection, isCorePackage, packageFiles, requestCore
 import { createdAtNow, seal, writePlanFile, type CoreSection, type PlanDocument, type SealedPlan, type Section, PLAN_FORMAT } from './document.js';
 import { knowledgeSteps, type KnowledgeSteps } from './knowledge.js';
 import { hasNotificationRules, notificationSteps } from './notifications.js';
-import { PlanRefusal } from './refusal.js';
+import { Refusal } from '../model/refusal.js';
 import { retireSteps } from './retire.js';
 import type { SectionContext, Step } from './section.js';
 import { loadInstallation, type LoadedInstallation } from './sources.js';
@@ -98,7 +98,7 @@ export async function plan(options: PlanOptions): Promise<PlanResult> {
     checkEngines(loaded, version, warn);
     await lookUpVariables(loaded.workspace.packages, variables, connection.client);
     if (hasNotificationRules(context) && !connection.notifications) {
-      throw new PlanRefusal('notification_service_required', 'the installation has notification rules — a notification service is needed ' +
+      throw new Refusal('notification_service_required', 'the installation has notification rules — a notification service is needed ' +
         '(NOTIFICATION_SERVICE_URL and a token with audience notification-service)');
     }
     const request = { replayLimit: options.replayLimit ?? DEFAULT_REPLAY_LIMIT, overwriteConsole: options.overwriteConsole ?? false,
@@ -145,12 +145,12 @@ export async function coreVersion(client: CoreClient): Promise<string> {
   try {
     openapi = await client.get('/openapi.json');
   } catch (error) {
-    throw new PlanRefusal('core_version_unknown', `core version not read (/openapi.json: ${(error as Error).message}) — package compatibility ` +
+    throw new Refusal('core_version_unknown', `core version not read (/openapi.json: ${(error as Error).message}) — package compatibility ` +
       '(engines) cannot be checked without it, the plan is not built');
   }
   const version = openapi.info?.version;
   if (typeof version !== 'string' || version === '') {
-    throw new PlanRefusal('core_version_unknown', "the core's /openapi.json has no info.version — compatibility cannot be checked");
+    throw new Refusal('core_version_unknown', "the core's /openapi.json has no info.version — compatibility cannot be checked");
   }
   return version;
 }
@@ -171,16 +171,14 @@ function checkEngines(loaded: LoadedInstallation, version: string, warn: (messag
     }
   }
   if (problems.length > 0) {
-    throw new PlanRefusal('engines_incompatible', `the stand's core version is outside package compatibility — the plan is not built:\n  ${problems.join('\n  ')}`,
-      'install on a core in the range, or release the packages for this core', 1, problems);
+    throw new Refusal('engines_incompatible', `the stand's core version is outside package compatibility — the plan is not built:\n  ${problems.join('\n  ')}`, { hint: 'install on a core in the range, or release the packages for this core', exitCode: 1, problems });
   }
 }
 
 function refuseCoreErrors(plan: SealedPlan): void {
   const problems = plan.document.sections.filter((section): section is CoreSection => section.kind === 'core').flatMap(blockingProblems);
   if (problems.length > 0) {
-    throw new PlanRefusal('core_plan_errors', `the core plan has errors — the plan is not saved and cannot be applied:\n  ${problems.join('\n  ')}`,
-      undefined, 1, problems);
+    throw new Refusal('core_plan_errors', `the core plan has errors — the plan is not saved and cannot be applied:\n  ${problems.join('\n  ')}`, { exitCode: 1, problems });
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Why plan or apply stops: a stable code, a message that says what happened, and the way out. A refusal
- * exits 1 (2 for a usage problem) and has written nothing it should not have.
+ * The refusals of plan and apply (a `Refusal`, src/model/refusal.ts): a stable code, a message that says what
+ * happened, and the way out. A refusal exits 1 (2 for a usage problem) and has written nothing it should not have.
  *
  * | code                  | when                                                                           |
  * |-----------------------|--------------------------------------------------------------------------------|
@@ -27,32 +27,7 @@
  * | apply_not_confirmed   | nobody approved the plan (no TTY without --auto-approve/--plan-hash, or "no")   |
  * | apply_failed          | a write failed half-way; plan and apply again to complete                     |
  */
-import { CoreHttpError, CoreTransportError, ServerAddressError } from '../client/client.js';
-import { MissingTokenError } from '../client/connect.js';
-export class PlanRefusal extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly hint?: string,
-    /** Process exit status: 1 for a refusal, 2 for a usage or I/O problem. */
-    readonly exitCode: 1 | 2 = 1,
-    /** Several problems of one kind (missing variables, failed checks), one per line. */
-    readonly problems: readonly string[] = [],
-  ) {
-    super(message);
-  }
-}
-
-export function stale(reason: string): PlanRefusal {
-  return new PlanRefusal('plan_stale', `the plan is stale — ${reason}`,
-    'build the plan again (package-sdk plan … --out) and apply the new one');
-}
-
-/** Any error plan or apply can meet, as a refusal; undefined for an internal bug (which keeps its stack trace). */
-export async function asRefusal(error: unknown): Promise<PlanRefusal | undefined> {
-  if (error instanceof PlanRefusal) return error;
-  if (error instanceof ServerAddressError || error instanceof MissingTokenError) return new PlanRefusal(error.code, error.message, undefined, 2);
-  if (error instanceof CoreTransportError) return new PlanRefusal(error.code, error.message, 'check --server and that the core is running');
-  if (error instanceof CoreHttpError) return new PlanRefusal('core_rejected', error.message);
-  return undefined;
+import { Refusal } from '../model/refusal.js';
+export function stale(reason: string): Refusal {
+  return new Refusal('plan_stale', `the plan is stale — ${reason}`, { hint: 'build the plan again (package-sdk plan … --out) and apply the new one' });
 }

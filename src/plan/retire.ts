@@ -7,7 +7,7 @@
 import { CoreHttpError } from '../client/client.js';
 import type { Change } from './document.js';
 import { requireService } from './notifications.js';
-import { PlanRefusal } from './refusal.js';
+import { Refusal } from '../model/refusal.js';
 import type { SectionContext, Step } from './section.js';
 
 export const RETIRE_REASON = 'retired by package installation';
@@ -95,7 +95,7 @@ async function catalogRetire(ctx: SectionContext, kind: 'Process' | 'Calendar', 
     try {
       await ctx.client.send('POST', `${path}:retire`, { body: { reason: RETIRE_REASON } });
     } catch (error) {
-      if (error instanceof CoreHttpError) throw new PlanRefusal('core_rejected', `${kind}/${key}: retirement rejected — ${error.message}`);
+      if (error instanceof CoreHttpError) throw new Refusal('core_rejected', `${kind}/${key}: retirement rejected — ${error.message}`);
       throw error;
     }
   };
@@ -124,8 +124,7 @@ function calendarInUse(key: string, error: CoreHttpError, retiredProcesses: Read
   const ok = total === processes.length && processes.every((process) => retiredProcesses.has(process.key) && process.openInstances === 0);
   if (!ok) {
     const list = processes.map((process) => `${process.key} v${process.version} (live ${process.openInstances})`).join(', ');
-    throw new PlanRefusal('calendar_in_use', `Calendar/${key}: calendar_in_use — the calendar is used by processes: ${list} (total ${total})`,
-      'retire them or wait until their instances complete');
+    throw new Refusal('calendar_in_use', `Calendar/${key}: calendar_in_use — the calendar is used by processes: ${list} (total ${total})`, { hint: 'retire them or wait until their instances complete' });
   }
   return item('Calendar', key, { operation: 'retire', expected: { status: 'active' }, after: processes.map((process) => `Process/${process.key}`).sort(),
     detail: 'calendar → retired after its processes' });

@@ -8,7 +8,7 @@ import { isError, type Finding } from '../model/finding.js';
 import type { Installation } from '../model/installation.js';
 import type { Workspace } from '../model/workspace.js';
 import type { LockEntry } from '../sources/lock-file.js';
-import { PlanRefusal } from './refusal.js';
+import { Refusal } from '../model/refusal.js';
 import { check } from '../check/index.js';
 import { contentHash } from '../sources/content-hash.js';
 import { LOCK_FILE_NAME, LockFileError, lockHash, readLock } from '../sources/lock-file.js';
@@ -31,8 +31,7 @@ export async function loadInstallation(install: string, options: { cwd?: string;
   const errors = report.errors.filter((finding) => !isLocalGitUrlFinding(finding, workspace.installation, isLocalUrl));
   if (errors.length > 0 || !workspace.installation) {
     const lines = errors.map(describe);
-    throw new PlanRefusal('packages_invalid', `packages failed the check:\n  ${lines.join('\n  ')}`,
-      `package-sdk check --install ${install} shows them with their code frames`, 1, lines);
+    throw new Refusal('packages_invalid', `packages failed the check:\n  ${lines.join('\n  ')}`, { hint: `package-sdk check --install ${install} shows them with their code frames`, exitCode: 1, problems: lines });
   }
   const installation = workspace.installation;
   let lock: Awaited<ReturnType<typeof readLock>>;
@@ -40,7 +39,7 @@ export async function loadInstallation(install: string, options: { cwd?: string;
   try {
     lock = await readLock(lockFile);
   } catch (error) {
-    if (error instanceof LockFileError) throw new PlanRefusal(error.code, error.message, 'packages.lock is written by package-sdk lock only: lock again');
+    if (error instanceof LockFileError) throw new Refusal(error.code, error.message, { hint: 'packages.lock is written by package-sdk lock only: lock again' });
     throw error;
   }
   const locked = new Map((lock?.packages ?? []).map((entry) => [entry.key, entry]));
@@ -53,8 +52,7 @@ export async function loadInstallation(install: string, options: { cwd?: string;
   if (lock) {
     const problems = lockProblems(entries, lock.packages, sameSource, workspace);
     if (problems.length > 0) {
-      throw new PlanRefusal(problems[0]!.split(':')[0]!, `${lockFile} does not match the installation:\n  ${problems.join('\n  ')}`,
-        `lock again (package-sdk lock --install ${install}) if the changes are accepted`, 1, problems);
+      throw new Refusal(problems[0]!.split(':')[0]!, `${lockFile} does not match the installation:\n  ${problems.join('\n  ')}`, { hint: `lock again (package-sdk lock --install ${install}) if the changes are accepted`, exitCode: 1, problems });
     }
   }
   const warnings = report.warnings.filter((finding) => finding.code === 'source_unavailable').map(describe);

@@ -9,8 +9,9 @@ import { VARIABLE_PATTERN, findVariables } from '../model/variables.js';
 import type { Installation } from '../model/installation.js';
 import type { Package } from '../model/package.js';
 import type { CoreClient } from '../client/client.js';
-import { digest, pythonStr } from '../json/canonical.js';
-import { PlanRefusal } from './refusal.js';
+import { pythonStr } from '../json/canonical.js';
+import { digest } from '../json/digest.js';
+import { Refusal } from '../model/refusal.js';
 
 export type Environment = Readonly<Record<string, string>>;
 
@@ -24,7 +25,7 @@ export async function readEnvironment(file: string | undefined, processEnv: Node
     text = await readFile(file ?? '.env', 'utf8');
   } catch (error) {
     if (file !== undefined || (error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new PlanRefusal('env_unreadable', `--env ${file ?? '.env'}: ${(error as Error).message}`, undefined, 2);
+      throw new Refusal('env_unreadable', `--env ${file ?? '.env'}: ${(error as Error).message}`, { exitCode: 2 });
     }
   }
   const values: Record<string, string> = {};
@@ -101,11 +102,10 @@ export function resolveVariables(packages: readonly Package[], installation: Ins
   }
   if (missing.length > 0) {
     const list = [...new Set(missing)];
-    throw new PlanRefusal('variables_missing', `installation variables not set:\n  ${list.join('\n  ')}`,
-      'set them in the environment or in the --env file', 1, list);
+    throw new Refusal('variables_missing', `installation variables not set:\n  ${list.join('\n  ')}`, { hint: 'set them in the environment or in the --env file', exitCode: 1, problems: list });
   }
   if (malformed.length > 0) {
-    throw new PlanRefusal('variables_invalid', `installation variables do not fit their kind:\n  ${malformed.join('\n  ')}`, undefined, 1, malformed);
+    throw new Refusal('variables_invalid', `installation variables do not fit their kind:\n  ${malformed.join('\n  ')}`, { exitCode: 1, problems: malformed });
   }
   return { valuesOf, hashed, installationValues: hashed.installation, variablesHash: digest(hashed) };
 }
@@ -127,8 +127,7 @@ export async function lookUpVariables(packages: readonly Package[], variables: V
     }
   }
   if (problems.length > 0) {
-    throw new PlanRefusal('variables_invalid', `installation variables do not fit the stand:\n  ${problems.join('\n  ')}`,
-      'name objects that exist on this core', 1, problems);
+    throw new Refusal('variables_invalid', `installation variables do not fit the stand:\n  ${problems.join('\n  ')}`, { hint: 'name objects that exist on this core', exitCode: 1, problems });
   }
 }
 
@@ -136,7 +135,7 @@ export async function lookUpVariables(packages: readonly Package[], variables: V
 export function substitute(text: string, values: Readonly<Record<string, string>>, where: string): string {
   return text.replace(VARIABLE_PATTERN, (_whole, name: string) => {
     const value = values[name];
-    if (value === undefined) throw new PlanRefusal('variables_missing', `${where}: variable ${name} is not set`);
+    if (value === undefined) throw new Refusal('variables_missing', `${where}: variable ${name} is not set`);
     return value;
   });
 }

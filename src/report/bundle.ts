@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Finding } from '../model/finding.js';
 import type { Paint } from './paint.js';
 import { renderFinding } from './text.js';
-import { canonicalJson } from '../json/kernos.js';
+import { kernosCanonicalJson } from '../json/canonical.js';
 import type { JsonValue } from '../json/parse.js';
 import type { RunTrace, StepTrace } from '../bundle/run.js';
 import type { BundleError, FilesValidation } from '../bundle/validate.js';
@@ -92,7 +92,7 @@ function stepLines(step: StepTrace, paint: Paint): string[] {
   const what = step.kind === 'model' ? `model ${step.tiers?.join(' → ')} prompt ${step.prompt?.name}` : step.tool ? `${step.kind} ${step.tool}` : `action ${kindOf(step.action)}`;
   const lines = [`  ${mark} ${paint.bold(step.id)}  ${what}`];
   const show = (label: string, value: JsonValue | undefined) => {
-    if (value !== undefined) lines.push(`      ${paint.dim(label)} ${typeof value === 'string' ? value : canonicalJson(value)}`);
+    if (value !== undefined) lines.push(`      ${paint.dim(label)} ${typeof value === 'string' ? value : kernosCanonicalJson(value)}`);
   };
   show('args', step.args);
   show('idempotency key', step.idempotency_key);

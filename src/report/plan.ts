@@ -160,8 +160,3 @@ function colour(mark: Mark, paint: Paint): string {
 function byMark(a: Mark, b: Mark): number {
   return '+~-'.indexOf(a) - '+~-'.indexOf(b);
 }
-
-/** A refusal for a person: `error <code>: <message>` and the way out, never wrapped or prefixed. */
-export function renderRefusal(refusal: { code: string; message: string; hint?: string }, paint: Paint): string {
-  return `${paint.error('error')} ${refusal.code}: ${refusal.message}${refusal.hint ? `\n  ${paint.dim(`hint: ${refusal.hint}`)}` : ''}`;
-}

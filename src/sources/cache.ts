@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname, homedir } from 'node:os';
 import { access, lstat, mkdir, open, readFile, readdir, realpath, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { sha256Hex } from '../json/digest.js';
 
 /**
  * The git cache (compat §2.4): `<root>/git/<sha256(url)>/` per source URL, holding the bare mirror
@@ -22,9 +21,6 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   return join(homedir(), '.cache', 'package-sdk');
 }
 
-export function sha256Hex(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
-}
 
 /** The URL exactly as written: two spellings of one repository are two mirrors. */
 export function sourceDir(root: string, url: string): string {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { byCodePoint, digest } from '../json/canonical.js';
+import { byCodePoint } from '../json/canonical.js';
+import { digest } from '../json/digest.js';
 import { isLocalUrl } from './source.js';
 import { reduceSchemaErrors } from '../schema/errors.js';
 import { validatorFor } from '../schema/validators.js';

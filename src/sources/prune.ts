@@ -7,6 +7,7 @@ import {
 } from './cache.js';
 import { isGitLockSource, LOCK_FILE_NAME, readLock } from './lock-file.js';
 import { transportOf } from './source.js';
+import { Refusal } from '../model/refusal.js';
 
 /**
  * `package-sdk cache prune` (compat §2.8): remove the checkouts that no lock file references and that
@@ -34,7 +35,6 @@ export interface PruneReport {
   recentlyUsed: number;
 }
 
-export class PruneRefusal extends Error {}
 
 const SKIPPED_DIRS = new Set(['node_modules', 'venv', '__pycache__', 'site-packages']);
 const SEARCH_DEPTH = 6;
@@ -67,9 +67,9 @@ async function referencedCheckouts(root: string, lockFiles: readonly string[]): 
   const keep = new Set<string>();
   for (const file of lockFiles) {
     const document = await readLock(file).catch((error: Error) => {
-      throw new PruneRefusal(`${error.message} — nothing was removed`);
+      throw new Refusal('prune_refused', `${error.message} — nothing was removed`);
     });
-    if (!document) throw new PruneRefusal(`${file}: no such lock file — nothing was removed`);
+    if (!document) throw new Refusal('prune_refused', `${file}: no such lock file — nothing was removed`);
     for (const entry of document.packages) {
       const source = entry.source;
       if (!isGitLockSource(source) || transportOf(source.git) === undefined || !/^[0-9a-f]{40}$/.test(entry.commit ?? '')) continue;
@@ -117,13 +117,13 @@ async function removeAside(parent: string, dir: string): Promise<void> {
 async function findLockFiles(cwd: string): Promise<string[]> {
   const start = resolve(cwd);
   if (start === resolve(homedir()) || start === parse(start).root) {
-    throw new PruneRefusal(`lock files are not searched in ${start}: it is not a project directory — run the ` +
+    throw new Refusal('prune_refused', `lock files are not searched in ${start}: it is not a project directory — run the ` +
       'command in a project, name lock files (--lock) or clear the whole cache explicitly (--all)');
   }
   const found: string[] = [];
   await searchLocks(start, 0, found);
   if (found.length === 0) {
-    throw new PruneRefusal(`no ${LOCK_FILE_NAME} under ${start} — nothing was removed: name lock files (--lock) ` +
+    throw new Refusal('prune_refused', `no ${LOCK_FILE_NAME} under ${start} — nothing was removed: name lock files (--lock) ` +
       'or clear the whole cache explicitly (--all)');
   }
   return found.sort();

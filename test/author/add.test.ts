@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addObject } from '../../src/author/add.js';
 import { AUTHOR_KINDS, resolveKind } from '../../src/author/kinds.js';
-import { AuthorRefusal } from '../../src/fs/write.js';
+import { Refusal } from '../../src/model/refusal.js';
 import { check } from '../../src/check/index.js';
 
 let root: string;
@@ -64,7 +64,7 @@ describe('add', () => {
     await addObject({ kind: 'Role', key: 'clerk', packageDir: pkg, cwd: root });
     const refusal = (options: Parameters<typeof addObject>[0]) => addObject(options).then(() => undefined, (error: unknown) => error);
     const exists = await refusal({ kind: 'roles', key: 'clerk', packageDir: pkg, cwd: root });
-    expect(exists).toBeInstanceOf(AuthorRefusal);
+    expect(exists).toBeInstanceOf(Refusal);
     expect(exists).toMatchObject({ code: 'object_exists', message: "Role 'clerk' already exists in shop/roles/clerk.yaml; choose another key" });
     expect(await refusal({ kind: 'gadget', key: 'x', packageDir: pkg, cwd: root })).toMatchObject({ code: 'unknown_kind' });
     expect(await refusal({ kind: 'TaskType', key: 'Order Review', packageDir: pkg, cwd: root })).toMatchObject({ code: 'invalid_key' });

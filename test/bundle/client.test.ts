@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBundle, connection, listBundles, showBundle } from '../../src/bundle/client.js';
-import { BundleFailure, trustKey } from '../../src/bundle/index.js';
+import { Refusal } from '../../src/model/refusal.js';
+import { trustKey } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
 import { signBundleFile } from '../../src/bundle/signature.js';
 import { startLocalCore } from '../../src/server/local.js';
@@ -23,7 +24,7 @@ describe('connection rules', () => {
   });
 
   it.each(['http://cp.example.com', 'http://10.0.0.5:7401', 'ftp://127.0.0.1', 'not a url'])('refuses %s (exit 2)', (server) => {
-    expect(() => connection(server, undefined)).toThrow(BundleFailure);
+    expect(() => connection(server, undefined)).toThrow(Refusal);
   });
 });
 

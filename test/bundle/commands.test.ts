@@ -5,7 +5,8 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BundleFailure, trustKey } from '../../src/bundle/index.js';
+import { Refusal } from '../../src/model/refusal.js';
+import { trustKey } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
 import { renderTrace, renderValidation } from '../../src/report/bundle.js';
 import { runBundleFile } from '../../src/bundle/run.js';
@@ -19,12 +20,12 @@ import {
 const plain = paintFor({ isTTY: false });
 
 /** The failure `attempt` throws, for its code, message and exit status. */
-function failureOf(attempt: () => unknown): BundleFailure {
+function failureOf(attempt: () => unknown): Refusal {
   try {
     attempt();
   } catch (error) {
-    expect(error).toBeInstanceOf(BundleFailure);
-    return error as BundleFailure;
+    expect(error).toBeInstanceOf(Refusal);
+    return error as Refusal;
   }
   return expect.unreachable('no failure');
 }

@@ -1,8 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Refusal } from '../../src/model/refusal.js';
 import {
-  BundleFailure, loadPublicKey, loadSigningKey, newId, parseJson, readTrustStore, signatureFileText, signBundleValue, trustKey,
+  loadPublicKey, loadSigningKey, newId, parseJson, readTrustStore, signatureFileText, signBundleValue, trustKey,
   verifyBundleSignature, type TrustedKey,
 } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
@@ -143,12 +144,12 @@ describe('keys', () => {
     ['0200000000000000000000000000000000000000000000000000000000000000', /not a valid ed25519 point/],
   ])('refuses %s as key_invalid', (text, message) => {
     const attempt = () => loadPublicKey('bad.pub', text);
-    expect(attempt).toThrow(BundleFailure);
+    expect(attempt).toThrow(Refusal);
     expect(attempt).toThrow(message);
     try {
       attempt();
     } catch (error) {
-      expect((error as BundleFailure).code).toBe('key_invalid');
+      expect((error as Refusal).code).toBe('key_invalid');
     }
   });
 });

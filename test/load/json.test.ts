@@ -17,7 +17,7 @@ describe('JSON files', () => {
     ['{"a": "x', 1, 7, /the string is not closed/],
     ['{"a": 1,\n "a": 2}', 2, 2, /duplicate key 'a'/],
     ['[1e999]', 1, 2, /1e999 is not a finite number/],
-    ['["\\ud800"]', 1, 2, /lone surrogate/],
+    ['["\\ud800"]', 1, 3, /lone surrogate/],
     ['["a\tb"]', 1, 4, /control character/],
     ['', 1, 1, /the JSON ends where a value was expected/],
     ["{'a': 1}", 1, 2, /expected a key in double quotes/],

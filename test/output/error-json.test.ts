@@ -6,7 +6,7 @@
  */
 import { Errors } from '@oclif/core';
 import { describe, expect, it } from 'vitest';
-import { BundleFailure } from '../../src/bundle/failure.js';
+import { Refusal } from '../../src/model/refusal.js';
 import { runCheckRequest } from '../../src/cli/check.js';
 import { errorJson, exitStatusOf } from '../../src/cli/json-command.js';
 import { runCli } from '../support/cli.js';
@@ -21,7 +21,7 @@ describe('the error object', () => {
   });
 
   it('of a bundle refusal: the control plane details', () => {
-    const json = errorJson(new BundleFailure('bundle_invalid', 'bundle is invalid at version', 1, { path: 'version' }), true);
+    const json = errorJson(new Refusal('bundle_invalid', 'bundle is invalid at version', { exitCode: 1, details: { path: 'version' } }), true);
     expect(json).toEqual({ error: { code: 'bundle_invalid', message: 'bundle is invalid at version', exit: 1, details: { path: 'version' } } });
     expect(schemaErrors('error.json', json)).toBe('');
   });

@@ -10,9 +10,10 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apply, type ApplyResult } from '../../src/plan/apply.js';
 import { plan, type PlanResult } from '../../src/plan/plan.js';
-import { asRefusal } from '../../src/plan/refusal.js';
+import { refusalOf } from '../../src/cli/refusal.js';
 import { paintFor } from '../../src/report/paint.js';
-import { renderApplied, renderPlan, renderRefusal } from '../../src/report/plan.js';
+import { renderApplied, renderPlan } from '../../src/report/plan.js';
+import { renderRefusal } from '../../src/report/refusal.js';
 import type { TestCore } from '../core/support.js';
 import { ROOT } from '../support/cli.js';
 import { copyInstallation, type ScratchInstallation, spawnCli, startCuttingProxy, startSubjectCore, type Subject, subjectEnv } from './support.js';
@@ -31,7 +32,7 @@ async function refusal(work: Promise<unknown>): Promise<{ text: string; exitCode
   try {
     await work;
   } catch (error) {
-    const refused = await asRefusal(error);
+    const refused = refusalOf(error);
     if (!refused) throw error;
     return { text: renderRefusal(refused, plain), exitCode: refused.exitCode };
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTargets } from '../../src/load/targets.js';
 import type { Workspace } from '../../src/model/workspace.js';
-import { digest } from '../../src/json/canonical.js';
+import { digest } from '../../src/json/digest.js';
 import { readEnvironment, resolveVariables, substitute } from '../../src/plan/variables.js';
 
 let dir: string;

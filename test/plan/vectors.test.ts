@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/load/json.js';
 import { lockHash } from '../../src/sources/lock-file.js';
-import { canonicalJson, digest, prettyJson, pythonStr } from '../../src/json/canonical.js';
+import { canonicalJson, prettyJson, pythonStr } from '../../src/json/canonical.js';
+import { digest } from '../../src/json/digest.js';
 import { byParts } from '../../src/plan/core-section.js';
 import { planHashOf, readPlanFile, seal, writePlanFile, type PlanDocument } from '../../src/plan/document.js';
 

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { bundleFileArgs } from '../../cli/bundle-flags.js';
 import { paintFor } from '../../report/paint.js';
-import { BundleFailure } from '../../bundle/failure.js';
+import { Refusal } from '../../model/refusal.js';
 import { renderTrace } from '../../report/bundle.js';
 import { type RunTrace, runBundleFile } from '../../bundle/run.js';
 
@@ -29,7 +29,7 @@ export default class BundleRun extends JsonCommand {
 
   async run(): Promise<RunTrace> {
     const { args, flags } = await this.parse(BundleRun);
-    if (!flags.mock) throw new BundleFailure('usage', 'a local run has no model provider: pass --mock to answer model steps from the bundle mock section', 2);
+    if (!flags.mock) throw new Refusal('usage', 'a local run has no model provider: pass --mock to answer model steps from the bundle mock section', { exitCode: 2 });
     const trace = runBundleFile({
       file: args.file, workflow: flags.workflow, input: flags.input, decide: flags.decide,
       ...(flags.tools ? { tools: flags.tools } : {}),

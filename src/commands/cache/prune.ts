@@ -21,14 +21,8 @@ export default class CachePrune extends JsonCommand {
 
   async run(): Promise<PruneReport> {
     const { flags } = await this.parse(CachePrune);
-    const { prune, PruneRefusal } = await import('../../sources/prune.js');
-    let report: PruneReport;
-    try {
-      report = await prune({ locks: flags.lock, all: flags.all });
-    } catch (error) {
-      if (error instanceof PruneRefusal) this.error(error.message, { exit: 1, code: 'prune_refused' });
-      throw error;
-    }
+    const { prune } = await import('../../sources/prune.js');
+    const report = await prune({ locks: flags.lock, all: flags.all });
     if (!this.jsonEnabled()) {
       if (flags.all) this.log(`source directories cleared: ${report.removed}`);
       else {

@@ -28,18 +28,13 @@ when README.md is stale.`;
   async run(): Promise<PackageDocsResult> {
     const { args, flags } = await this.parse(DocsPackage);
     const { packageDocs } = await import('../../docs/package-readme.js');
-    const { exitOnRefusal } = await import('../../fs/write.js');
-    try {
-      const result = await packageDocs(args.dir, { write: flags.write });
-      if (flags.check && !result.fresh) process.exitCode = 1;
-      if (!this.jsonEnabled()) {
-        if (flags.write) this.log(`${result.written ? 'updated' : 'unchanged'} ${result.readme}`);
-        else if (flags.check) this.log(result.fresh ? `${result.readme} is up to date` : `${result.readme} is stale: run package-sdk docs package ${args.dir} --write`);
-        else this.log(result.sections);
-      }
-      return result;
-    } catch (error) {
-      return exitOnRefusal(this, error);
+    const result = await packageDocs(args.dir, { write: flags.write });
+    if (flags.check && !result.fresh) process.exitCode = 1;
+    if (!this.jsonEnabled()) {
+      if (flags.write) this.log(`${result.written ? 'updated' : 'unchanged'} ${result.readme}`);
+      else if (flags.check) this.log(result.fresh ? `${result.readme} is up to date` : `${result.readme} is stale: run package-sdk docs package ${args.dir} --write`);
+      else this.log(result.sections);
     }
+    return result;
   }
 }

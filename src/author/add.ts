@@ -69,7 +69,7 @@ export function checkKey(kind: AuthorKind, key: string): void {
 export async function addObject(options: AddOptions): Promise<AddResult> {
   const cwd = options.cwd ?? process.cwd();
   const kind = resolveKind(options.kind);
-  if (!kind) throw new Refusal('unknown_kind', `unknown kind '${options.kind}'; expected one of ${AUTHOR_KINDS.join(', ')} (or task-type, task-types, rule …)`);
+  if (!kind) throw new Refusal('unknown_kind', `unknown kind '${options.kind}'; expected one of ${AUTHOR_KINDS.join(', ')} (or task-type, task-types, rule …)`, { exitCode: 2 });
   checkKey(kind, options.key);
   const packageDir = resolve(cwd, options.packageDir ?? '.');
   const show = (path: string): string => displayPath(cwd, path) || '.';
@@ -105,7 +105,7 @@ async function packageAt(dir: string, cwd: string, show: (path: string) => strin
   const loaded = await loadPackage(dir, { cwd });
   if (!loaded.package) {
     const first = loaded.findings[0];
-    throw new Refusal('package_not_found', first ? `${first.file}: ${first.message}` : `no package in ${show(dir)}`);
+    throw new Refusal('package_not_found', first ? `${first.file}: ${first.message}` : `no package in ${show(dir)}`, { exitCode: 2 });
   }
   return loaded.package;
 }

@@ -42,7 +42,7 @@ export async function request<T>(conn: Connection, method: 'GET' | 'POST', path:
     return { status: answer.status, body: answer.body };
   } catch (error) {
     if (error instanceof CoreHttpError) throw new Refusal(error.code, error.reason, { exitCode: 1, details: { status: error.status, ...error.details } });
-    if (error instanceof CoreTransportError) throw new Refusal('server_unreachable', `cannot reach the control plane: ${error.message}`);
+    if (error instanceof CoreTransportError) throw new Refusal('server_unreachable', `cannot reach the control plane: ${error.message}`, { exitCode: 2 });
     throw error;
   }
 }

@@ -44,10 +44,24 @@ export function exitStatusOf(error: unknown, parsed: boolean): number {
 export function errorJson(error: unknown, parsed: boolean): ErrorJson {
   const raised = (error ?? {}) as Raised;
   const code = typeof raised.code === 'string' ? raised.code : parsed ? 'internal_error' : 'usage';
-  const message = typeof raised.message === 'string' ? raised.message : String(error);
+  const text = typeof raised.message === 'string' ? raised.message : String(error);
+  const message = parsed ? text : usageMessage(text);
   const hint = typeof raised.hint === 'string' ? { hint: raised.hint } : {};
   const details = isRecord(raised.details) && Object.keys(raised.details).length > 0 ? { details: raised.details } : {};
   return { error: { code, message, exit: exitStatusOf(error, parsed), ...hint, ...details } };
+}
+
+/**
+ * oclif's words for a command line that does not parse, on one line: "Parsing --plan / No file found at x" →
+ * "Parsing --plan: No file found at x", without its "See more help" (the hint says where help is).
+ */
+export function usageMessage(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^See more help with/.test(line))
+    .join(': ')
+    .replace(/\s*:\s*:/g, ':');
 }
 
 /**
@@ -61,10 +75,14 @@ export abstract class JsonCommand extends Command {
   protected override async catch(raisedError: Parameters<Command['catch']>[0]): Promise<unknown> {
     const refusal = refusalOf(raisedError);
     const error = refusal ?? raisedError;
-    if (refusal !== undefined && !this.jsonEnabled()) {
-      this.logToStderr(renderRefusal(refusal, paintFor(process.stderr)));
-      process.exitCode = refusal.exitCode;
-      return undefined;
+    if (!this.jsonEnabled()) {
+      const usage = this.parsed ? undefined : { code: 'usage', message: usageMessage((raisedError as Error).message ?? String(raisedError)), hint: `see ${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''} --help` };
+      const shown = refusal ?? usage;
+      if (shown !== undefined) {
+        this.logToStderr(renderRefusal(shown, paintFor(process.stderr)));
+        process.exitCode = refusal?.exitCode ?? 2;
+        return undefined;
+      }
     }
     const status = exitStatusOf(error, this.parsed);
     const raised = error as Raised;

@@ -11,7 +11,7 @@ import { Refusal } from '../model/refusal.js';
 export function refusalOf(error: unknown): Refusal | undefined {
   if (error instanceof Refusal) return error;
   if (error instanceof ServerAddressError || error instanceof MissingTokenError) return new Refusal(error.code, error.message, { exitCode: 2 });
-  if (error instanceof CoreTransportError) return new Refusal(error.code, error.message, { hint: 'check --server and that the core is running' });
+  if (error instanceof CoreTransportError) return new Refusal(error.code, error.message, { exitCode: 2, hint: 'check --server and that the core is running' });
   if (error instanceof CoreHttpError) return new Refusal('core_rejected', error.message);
   return undefined;
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
 import type { LockReport } from '../lock/lock.js';
+import { Refusal } from '../model/refusal.js';
 
 export default class Lock extends JsonCommand {
   static override summary = 'Pin the sources of an installation in packages.lock.';
@@ -20,7 +21,7 @@ export default class Lock extends JsonCommand {
 
   async run(): Promise<LockReport> {
     const { flags } = await this.parse(Lock);
-    if (!existsSync(flags.install)) this.error(`no installation file ${flags.install}`, { exit: 2, code: 'file_not_found' });
+    if (!existsSync(flags.install)) throw new Refusal('file_not_found', `no installation file ${flags.install}`, { exitCode: 2 });
     const { lock } = await import('../lock/lock.js');
     const progress = process.stderr.isTTY && !this.jsonEnabled();
     const report = await lock({

@@ -3,6 +3,7 @@
  * required packages, engines, and the agents with the node labels and secrets their placement asks for.
  * The generated README sections (`docs package`) show the same data.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isRecord } from '../json/guards.js';
 import { loadPackage } from '../load/package.js';
@@ -55,10 +56,12 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 /** Loads the package in `dir` and describes it; a package that cannot be loaded is a refusal. */
 export async function describePackage(dir: string): Promise<PackageDescription> {
   const absolute = resolve(dir);
+  if (!isDirectory(absolute)) throw new Refusal('package_not_found', `${dir}: no such directory`, { exitCode: 2 });
+  // Findings name files relative to the package, so the message names the package's directory itself.
   const loaded = await loadPackage(absolute, { cwd: absolute });
   if (!loaded.package) {
     const first = loaded.findings[0];
-    throw new Refusal('package_not_found', first ? `${dir}: ${first.message}` : `no package in ${dir}`);
+    throw new Refusal('package_not_found', first ? `${dir}: ${first.message.replace(/ in \.$/, ` in ${dir}`)}` : `no package in ${dir}`, { exitCode: 2 });
   }
   return descriptionOf(loaded.package);
 }
@@ -153,4 +156,12 @@ export function renderDescription(description: PackageDescription): string {
   section('engines', Object.entries(description.engines).map(([component, range]) => `${component} ${range}`));
   section('agents', description.agents.map((a) => `${a.key}: ${a.runs ? `${a.executor ?? 'no executor'}; node labels ${a.nodeLabels.join(', ') || '—'}; node secrets ${a.secrets.join(', ') || '—'}` : 'identity only, no process'}`));
   return out.join('\n');
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

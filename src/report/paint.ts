@@ -1,4 +1,8 @@
-/** Colours for terminals: only on a TTY, never with NO_COLOR (https://no-color.org). */
+/**
+ * Colours for terminals, as the Node.js ecosystem decides them: `FORCE_COLOR` first (`0` or `false` never, any
+ * other value always, even into a pipe), then `NO_COLOR` (https://no-color.org) never, then only on a TTY
+ * whose `TERM` is not `dumb`.
+ */
 export interface Paint {
   error(text: string): string;
   warning(text: string): string;
@@ -29,6 +33,12 @@ const colours: Paint = {
 };
 
 export function paintFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Paint {
-  const disabled = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
-  return stream.isTTY && !disabled && env.TERM !== 'dumb' ? colours : plain;
+  return coloured(stream, env) ? colours : plain;
+}
+
+function coloured(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return stream.isTTY === true && env.TERM !== 'dumb';
 }

@@ -20,7 +20,8 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: N
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      // As a user runs it: vitest's NODE_ENV=test would put oclif in its development mode.
+      env: { ...process.env, NODE_ENV: undefined, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { DEFAULT_CORE_VERSION } from '../../contract/version.js';
+import { Refusal } from '../../model/refusal.js';
 
 /** The one line `core serve --json` prints once the core listens (the token only when it was generated). */
 export interface ServeStarted {
@@ -43,7 +44,7 @@ export default class CoreServe extends JsonCommand {
     try {
       seed = flags.seed ? readSeed(flags.seed) : undefined;
     } catch (error) {
-      if (error instanceof SeedError) this.error(error.message, { exit: 2, code: 'seed_invalid' });
+      if (error instanceof SeedError) throw new Refusal('seed_invalid', error.message, { exitCode: 2 });
       throw error;
     }
     const generated = flags.token === undefined;
@@ -53,7 +54,7 @@ export default class CoreServe extends JsonCommand {
     try {
       core = await startCoreServer({ dataDir, token, version: flags.version, host: flags.host, port: flags.port, ...(seed ? { seed } : {}) });
     } catch (error) {
-      this.error(`cannot start the core: ${(error as Error).message}`, { exit: 2, code: 'core_not_started' });
+      throw new Refusal('core_not_started', `cannot start the core: ${(error as Error).message}`, { exitCode: 2 });
     }
     if (this.jsonEnabled()) {
       const started: ServeStarted = { url: core.url, dataDir, version: core.version, ...(generated ? { token } : {}) };

@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { base64url, dataDirectory, readTrustStore } from '../../bundle/keys.js';
+import { Refusal } from '../../model/refusal.js';
 import { renderTable } from '../../report/bundle.js';
 
 interface KeyListing {
@@ -18,6 +20,11 @@ export default class KeysList extends JsonCommand {
   async run(): Promise<KeyListing> {
     const { flags } = await this.parse(KeysList);
     const data = dataDirectory(flags.data);
+    if (!existsSync(data)) {
+      throw new Refusal('data_dir_missing', `no data directory ${data}`, {
+        exitCode: 2, hint: 'name it with --data (or KERNOS_DATA), or trust a key first: package-sdk keys trust FILE --data DIR',
+      });
+    }
     const store = readTrustStore(data);
     const listing = { data, keys: store.keys.map((k) => ({ key_id: k.keyId, public_key: base64url(k.publicKey), file: k.file })), skipped: store.skipped };
     if (!this.jsonEnabled()) {

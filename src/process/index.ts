@@ -5,8 +5,10 @@ export {
   type StepBodies, type StepKind, type StepOf, type Timer, type Trigger,
 } from './model.js';
 export { atomsIn, fieldTestOf, guardOf, type FieldTest, type Guard } from './guards.js';
-export { dottedPath, lookupDataField, processDataSchema, type DataFieldLookup } from './data.js';
 export {
-  PROCESS_FIELDS, PROCESS_ERROR_SCHEMA, expressionProfile, processExpressions, processProfile,
-  type FieldTarget, type ProcessExpression, type ShapeName,
+  celTypeFits, dottedPath, jsonTypesOf, lookupDataField, processDataSchema, writeTarget, type DataFieldLookup, type WriteTarget,
+} from './data.js';
+export {
+  PROCESS_FIELDS, PROCESS_ERROR_SCHEMA, expressionProfile, processExpressions, processProfile, stepResultOf,
+  type FieldTarget, type ProcessExpression, type ShapeName, type StepCatalog, type StepResult,
 } from './expressions.js';

@@ -87,6 +87,8 @@ export interface CheckResult {
   settingsReads: PathRead[];
   /** Every variable of the profile the expression reads, outside names a comprehension binds. */
   roots: ReadonlySet<string>;
+  /** Every fixed path it reads, of any variable (`stage.review.completed`). */
+  paths: PathRead[];
 }
 
 export const LIMITS = { length: 4000, depth: 32, comprehensionNesting: 3 } as const;
@@ -209,6 +211,7 @@ class Checker {
       reads: this.reads.filter((read) => read.root === 'data'),
       settingsReads: this.env.settingsAreSettings ? this.reads.filter((read) => read.root === 'settings') : [],
       roots: this.roots,
+      paths: this.reads,
     };
     if (type === undefined) return { result };
     result.type = type;

@@ -347,3 +347,38 @@ function elementsOf(spec: Raw): ProcessElement[] {
   }
   return elements;
 }
+
+/** A key a process writes into its data: `start.set`, `correlate[].set`, a `set` step, `output.as`, `export.as`. */
+export interface DataWrite {
+  /** The key as written: a dotted path (`purchase.number`). */
+  key: string;
+  /** JSON Pointer of the expression it writes. */
+  pointer: string;
+}
+
+/** Every key the process writes into data, in document order of its parts. */
+export function dataWrites(model: ProcessModel): DataWrite[] {
+  const writes: DataWrite[] = [];
+  const fromMap = (map: unknown, pointer: string): void => {
+    if (!isRecord(map)) return;
+    for (const key of Object.keys(map)) writes.push({ key, pointer: childPointer(pointer, key) });
+  };
+  if (model.start !== undefined) fromMap(model.start.set, '/spec/start/set');
+  for (const handler of model.correlate) fromMap(handler.set, `${handler.pointer}/set`);
+  for (const step of model.steps) {
+    if (step.kind === 'set') fromMap(step.body, `${step.pointer}/set`);
+    for (const mapping of ['output', 'export'] as const) {
+      const node = step.node[mapping];
+      if (isRecord(node)) fromMap(node.as, `${step.pointer}/${mapping}/as`);
+    }
+  }
+  return writes;
+}
+
+/** Whether a read of `path` under data is covered by a write: of the path, of a prefix of it, or of something below it. */
+export function isWritten(path: readonly string[], writes: readonly DataWrite[]): boolean {
+  return writes.some((write) => {
+    const key = write.key.split('.');
+    return key.every((name, i) => i >= path.length || path[i] === name);
+  });
+}

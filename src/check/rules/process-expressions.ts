@@ -9,8 +9,8 @@ import {
   celGeneralType, checkExpression, createEnvironment, type CelEnvironment, type CheckResult, type JsonSchema, type Profile,
 } from '../../cel/index.js';
 import {
-  celTypeFits, expressionProfile, jsonTypesOf, processExpressions, processModel, processProfile, stepResultOf, writeTarget,
-  type ProcessExpression, type StepCatalog, type StepResult,
+  celTypeFits, dataWrites, expressionProfile, isWritten, jsonTypesOf, processExpressions, processModel, processProfile, stepResultOf, writeTarget,
+  type DataWrite, type ProcessExpression, type StepCatalog, type StepResult,
 } from '../../process/index.js';
 import type { SourceDocument } from '../../json/document.js';
 import { childPointer, pointerSegments } from '../../json/pointer.js';
@@ -114,7 +114,7 @@ export const processExpressionRules = defineRule({
         reportDiagnostics(context, process.document, expression.pointer, result);
       }
       new WriteCheck(context, process, checked).run(data);
-      reportUnwritten(context, process, dataWrites(process), checked);
+      reportUnwritten(context, process, dataWrites(processModel(process.spec)), checked);
     }
   },
 });
@@ -168,24 +168,9 @@ function stepResults(spec: Record<string, unknown>, catalog: StepCatalog): (step
   };
 }
 
-/** Every key the process writes into data: start.set, correlate[].set, set, output.as, export.as. */
-function dataWrites(process: PackageObject): Write[] {
-  const writes: Write[] = [];
-  const fromMap = (map: unknown, pointer: string): void => {
-    if (!isRecord(map)) return;
-    for (const key of Object.keys(map)) writes.push({ kind: 'data', key, pointer: childPointer(pointer, key) });
-  };
-  const model = processModel(process.spec);
-  if (model.start !== undefined) fromMap(model.start.set, '/spec/start/set');
-  for (const handler of model.correlate) fromMap(handler.set, `${handler.pointer}/set`);
-  for (const step of model.steps) {
-    if (step.kind === 'set') fromMap(step.body, `${step.pointer}/set`);
-    for (const mapping of ['output', 'export'] as const) {
-      const node = step.node[mapping];
-      if (isRecord(node)) fromMap(node.as, `${step.pointer}/${mapping}/as`);
-    }
-  }
-  return writes;
+/** Every key the process writes into data (see `dataWrites` of the process model). */
+function dataWritesOf(process: PackageObject): Write[] {
+  return dataWrites(processModel(process.spec)).map((write) => ({ kind: 'data', ...write }));
 }
 
 /** Writes into data, skill inputs and task fields: each key names a field, and each value fits it. */
@@ -201,7 +186,7 @@ class WriteCheck {
   }
 
   run(data: Record<string, unknown> | undefined): void {
-    if (data !== undefined) for (const write of dataWrites(this.process)) this.write(write, data, '');
+    if (data !== undefined) for (const write of dataWritesOf(this.process)) this.write(write, data, '');
     for (const step of processModel(this.process.spec).steps) {
       if (step.kind === 'call' && isRecord(step.body) && typeof step.body.skill === 'string') this.callInput(step.body, step.pointer, step.node);
       if (step.kind === 'human' && isRecord(step.body) && typeof step.body.taskType === 'string' && isRecord(step.body.customFields)) {
@@ -292,16 +277,13 @@ function valueAt(document: SourceDocument, pointer: string): string | undefined 
  * A data field read without a guard that no write covers — a write of the path, of a prefix of it, or of
  * something below it. One finding per expression and field, at the read.
  */
-function reportUnwritten(context: Context, process: PackageObject, writes: readonly Write[], checked: ReadonlyMap<string, CheckResult>): void {
-  const written = writes.map((write) => write.key.split('.'));
-  const covered = (path: readonly string[]) =>
-    written.some((key) => key.every((name, i) => i >= path.length || path[i] === name) || path.every((name, i) => i >= key.length || key[i] === name));
+function reportUnwritten(context: Context, process: PackageObject, writes: readonly DataWrite[], checked: ReadonlyMap<string, CheckResult>): void {
   for (const [pointer, result] of checked) {
     if (result.diagnostics.length > 0) continue;
     const seen = new Set<string>();
     for (const read of result.reads) {
       const path = `data${read.path.map((name) => `.${name}`).join('')}`;
-      if (read.guarded || seen.has(path) || covered(read.path)) continue;
+      if (read.guarded || seen.has(path) || isWritten(read.path, writes)) continue;
       seen.add(path);
       context.report('unwritten_data_field', { document: process.document, pointer, offset: read.offset, length: read.length }, { path }, {
         hint: `write it (start.set, set, output.as), or read it guarded: has(${path})${read.path.length > 0 ? ` or data.?${read.path.join('.?')}.orValue(…)` : ''}`,

@@ -1,6 +1,6 @@
 /** The typed model of a Process, and what the analyses read of it. */
 export {
-  dataWrites, isWritten, processModel, STEP_KINDS, STEP_KINDS_WITH_DUE,
+  dataWrites, processModel, writtenPaths, STEP_KINDS, STEP_KINDS_WITH_DUE,
   type Block, type DataWrite, type BlockRole, type CelMap, type Handler, type Milestone, type ProcessElement, type ProcessModel, type Stage, type Step,
   type StepBodies, type StepKind, type StepOf, type Timer, type Trigger,
 } from './model.js';

@@ -375,10 +375,21 @@ export function dataWrites(model: ProcessModel): DataWrite[] {
   return writes;
 }
 
-/** Whether a read of `path` under data is covered by a write: of the path, of a prefix of it, or of something below it. */
-export function isWritten(path: readonly string[], writes: readonly DataWrite[]): boolean {
-  return writes.some((write) => {
-    const key = write.key.split('.');
-    return key.every((name, i) => i >= path.length || path[i] === name);
-  });
+/**
+ * Whether a read of a data path is covered by the writes: a write of the path, of a prefix of it, or of something
+ * below it. Built once per process: a process reads and writes many fields.
+ */
+export function writtenPaths(writes: readonly DataWrite[]): (path: readonly string[]) => boolean {
+  const keys = new Set<string>();
+  const prefixes = new Set<string>();
+  for (const write of writes) {
+    keys.add(write.key);
+    const names = write.key.split('.');
+    for (let i = 1; i <= names.length; i++) prefixes.add(names.slice(0, i).join('.'));
+  }
+  return (path) => {
+    if (prefixes.has(path.join('.')) || (path.length === 0 && keys.size > 0)) return true;
+    for (let i = 1; i <= path.length; i++) if (keys.has(path.slice(0, i).join('.'))) return true;
+    return false;
+  };
 }

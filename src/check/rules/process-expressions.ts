@@ -9,7 +9,7 @@ import {
   celGeneralType, checkExpression, createEnvironment, type CelEnvironment, type CheckResult, type JsonSchema, type Profile,
 } from '../../cel/index.js';
 import {
-  celTypeFits, dataWrites, expressionProfile, isWritten, jsonTypesOf, processExpressions, processModel, processProfile, stepResultOf, writeTarget,
+  celTypeFits, dataWrites, expressionProfile, jsonTypesOf, processExpressions, processModel, processProfile, stepResultOf, writeTarget, writtenPaths,
   type DataWrite, type ProcessExpression, type StepCatalog, type StepResult,
 } from '../../process/index.js';
 import type { SourceDocument } from '../../json/document.js';
@@ -130,16 +130,18 @@ class Environments {
   constructor(private readonly base: Profile) {}
 
   of(expression: ProcessExpression, results: (step: Record<string, unknown>) => StepResult): CelEnvironment {
+    // Keyed by the schemas themselves: steps of one task type or skill share their environment.
     const step = expression.step === undefined ? undefined : results(expression.step);
     const compensated = expression.compensated === undefined ? undefined : results(expression.compensated);
-    const key = `${this.id(step)}|${this.id(compensated)}|${expression.catchNames.join('\u0000')}`;
+    const parts = [expression.step === undefined ? -1 : this.id(step?.result), this.id(step?.customFields), expression.compensated === undefined ? -1 : this.id(compensated?.result)];
+    const key = `${parts.join('|')}|${expression.catchNames.join('\u0000')}`;
     let env = this.built.get(key);
     if (env === undefined) this.built.set(key, (env = createEnvironment(expressionProfile(this.base, expression, results))));
     return env;
   }
 
-  private id(value: object | undefined): number {
-    if (value === undefined) return 0;
+  private id(value: unknown): number {
+    if (typeof value !== 'object' || value === null) return 0;
     let id = this.ids.get(value);
     if (id === undefined) this.ids.set(value, (id = this.next++));
     return id;
@@ -278,12 +280,13 @@ function valueAt(document: SourceDocument, pointer: string): string | undefined 
  * something below it. One finding per expression and field, at the read.
  */
 function reportUnwritten(context: Context, process: PackageObject, writes: readonly DataWrite[], checked: ReadonlyMap<string, CheckResult>): void {
+  const isWritten = writtenPaths(writes);
   for (const [pointer, result] of checked) {
     if (result.diagnostics.length > 0) continue;
     const seen = new Set<string>();
     for (const read of result.reads) {
       const path = `data${read.path.map((name) => `.${name}`).join('')}`;
-      if (read.guarded || seen.has(path) || isWritten(read.path, writes)) continue;
+      if (read.guarded || seen.has(path) || isWritten(read.path)) continue;
       seen.add(path);
       context.report('unwritten_data_field', { document: process.document, pointer, offset: read.offset, length: read.length }, { path }, {
         hint: `write it (start.set, set, output.as), or read it guarded: has(${path})${read.path.length > 0 ? ` or data.?${read.path.join('.?')}.orValue(…)` : ''}`,

@@ -7,8 +7,8 @@
 import { checkExpression, createEnvironment, evaluate, type CelEnvironment, type CheckResult } from '../../cel/index.js';
 import type { PackageObject } from '../../model/package.js';
 import {
-  dataWrites, fieldTestOf, isWritten, lookupDataField, processDataSchema, processModel,
-  type Block, type DataWrite, type FieldTest, type ProcessModel, type Stage, type Step,
+  dataWrites, fieldTestOf, lookupDataField, writtenPaths, processDataSchema, processModel,
+  type Block, type FieldTest, type ProcessModel, type Stage, type Step,
 } from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { isRecord } from '../../json/guards.js';
@@ -87,14 +87,14 @@ function guardReads(source: string): CheckResult {
 }
 
 class StageFlow {
-  private readonly writes: DataWrite[];
+  private readonly isWritten: (path: readonly string[]) => boolean;
 
   constructor(
     private readonly context: Context,
     private readonly process: PackageObject,
     private readonly model: ProcessModel,
   ) {
-    this.writes = dataWrites(model);
+    this.isWritten = writtenPaths(dataWrites(model));
   }
 
   run(): void {
@@ -125,7 +125,7 @@ class StageFlow {
   private neverTrue(source: string): boolean {
     const reads = guardReads(source);
     if (reads.roots.size === 0) return falseByItself(source);
-    return [...reads.roots].every((root) => root === 'data') && reads.paths.every((read) => read.root === 'data' && !isWritten(read.path, this.writes));
+    return [...reads.roots].every((root) => root === 'data') && reads.paths.every((read) => read.root === 'data' && !this.isWritten(read.path));
   }
 
   /**
@@ -152,7 +152,7 @@ class StageFlow {
     const reads = guardReads(stage.entry);
     return reads.paths.some((read) => {
       if (read.root === 'stage') return read.path[0] !== undefined && read.path[0] !== stage.id && reachable.has(read.path[0]);
-      if (read.root === 'data') return isWritten(read.path, this.writes);
+      if (read.root === 'data') return this.isWritten(read.path);
       return true;
     }) || [...reads.roots].some((root) => root !== 'data' && root !== 'stage');
   }

@@ -14,7 +14,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import {
-  BOOL, DYN_MAP, NULLABLE_INT, NULLABLE_STRING, OBJECT_TYPE_PREFIX, TIMESTAMP, isSelectable, objectShape, shapeOf,
+  BOOL, DYN, DYN_MAP, NULLABLE_INT, NULLABLE_STRING, OBJECT_TYPE_PREFIX, TIMESTAMP, isSelectable, objectShape, shapeOf,
   type CelShape, type JsonSchema,
 } from './types.js';
 import { CalendarNamespace, KeyedCalendarNamespace } from './calendar.js';
@@ -107,7 +107,8 @@ function taskShape(customFields: JsonSchema | undefined): CelShape {
 function stepShape(name: string, result: JsonSchema | undefined): CelShape {
   return objectShape(name, {
     id: NULLABLE_STRING, skill: NULLABLE_STRING, status: NULLABLE_STRING,
-    result: result === undefined ? DYN_MAP : shapeOf(result, `${name}.result`),
+    // Untyped, the core declares map(string, dyn); dyn also takes the list a collect table gives in the engine.
+    result: result === undefined ? DYN : shapeOf(result, `${name}.result`),
     error: objectShape(`${name}.error`, { code: NULLABLE_STRING, message: NULLABLE_STRING }),
   });
 }

@@ -257,14 +257,17 @@ const RECALL_RESULT: JsonSchema = {
   properties: { nodes: { type: 'array' }, edges: { type: 'array' }, truncated: { type: 'boolean' } },
 };
 
-/** A decision table gives its outputs by id; a `collect` table gives `{items: [rows]}`. */
+/**
+ * A decision table gives its outputs by id. A `collect` table gives `{items: [rows]}` in the core, a list of rows
+ * in the scenario engine: until they agree its result is untyped, so neither is called wrong.
+ */
 function decisionResultSchema(table: Record<string, unknown>): JsonSchema {
+  if (table.hitPolicy === 'collect') return {};
   const properties: Record<string, JsonSchema> = {};
   for (const output of Array.isArray(table.outputs) ? table.outputs.filter(isRecord) : []) {
     if (typeof output.id === 'string') properties[output.id] = SIMPLE_TYPE_SCHEMAS[String(output.type)] ?? {};
   }
-  const row: JsonSchema = { type: 'object', properties };
-  return table.hitPolicy === 'collect' ? { type: 'object', properties: { items: { type: 'array', items: row } } } : row;
+  return { type: 'object', properties };
 }
 
 /**

@@ -244,7 +244,8 @@ class WriteCheck {
     const place = { document: this.process.document, pointer: write.pointer, offset: 0, length: source.length };
     if (!celTypeFits(celGeneralType(type), types)) {
       const code = write.kind === 'data' ? 'data_type_mismatch' : write.kind === 'skill' ? 'skill_input_type_mismatch' : 'custom_field_type_mismatch';
-      this.context.report(code, place, { key: write.key, types: types.join(' or '), type }, conversionHint(types));
+      const general = celGeneralType(type);
+      this.context.report(code, place, { key: write.key, types: types.join(' or '), type: general === 'map' ? 'object' : general === 'list' ? type : general }, conversionHint(types));
       return;
     }
     if (write.kind === 'data') this.enumLiteral(write, source, target.field, place);

@@ -33,6 +33,7 @@ export function generateProcess(count = EXPRESSIONS) {
   return {
     version: 1,
     displayName: 'Benchmark process',
+    calendar: 'office',
     data: { type: 'object', properties },
     start: { on: { observation: 'bench.started' }, key: "string(event.payload.id)" },
     stages: [{ id: 'work', steps }],

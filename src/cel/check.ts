@@ -1,48 +1,46 @@
 /**
- * Checking one expression of the `taimen/1` profile: syntax, size, the names it reads, and its type.
+ * Checking one expression of the `cp/1` profile as the core compiles it (compat-core-cel.md §5): length, syntax,
+ * the names it reads, its type, its depth, and what its place needs.
  *
- * Codes (the core's where it has them):
+ * Codes (the core's):
  *  - `expression_syntax_error` — the text is not CEL;
- *  - `expression_too_complex` — longer than 4000 characters, nested deeper than 32, or macros (`all`, `exists`,
- *    `exists_one`, `map`, `filter`, `cel.bind`) nested more than 3 deep;
- *  - `now_not_allowed` — `now()`: an expression must give the same result when the instance is replayed;
- *  - `unknown_data_field` — a name under `data` that the data schema does not declare. This holds under `has()`
- *    and `.?` too: they guard against a field that is declared but unset, not against a misspelt one, which
- *    would silently make `has(data.amuont)` false forever;
+ *  - `expression_too_complex` — longer than 4000 characters, or its checked tree deeper than 32, or more than 3
+ *    comprehensions nested (`cel.bind` does not count);
+ *  - `expression_type_error` — anything else that does not compile: an undeclared variable or function (`now()`),
+ *    a field a typed object does not declare (under `has()` and `.?` too), an ISO duration literal with years or
+ *    months, an RE2-invalid `matches()` pattern, an optional result, or a result of another type than the place
+ *    needs;
  *  - `settings_ref_unknown` — `settings.<path>` the package settings do not declare (or no settings at all);
- *  - `settings_ref_type` — a settings field whose type does not fit where it is used;
- *  - `aggregate_outside_metrics` — `count/sum/avg/min/max(…)` in a view expression outside metrics and chart;
- *  - `expression_type_error` — anything else the type checker rejects, an optional left unwrapped at the end,
- *    or a result of another type than the field needs.
+ *  - `settings_ref_type` — a type error that goes away when `settings` is untyped: the settings field does not fit;
+ *  - `aggregate_outside_metrics` — `count/sum/avg/min/max(…)` in a view expression outside metrics and chart.
  *
  * Offsets and lengths are UTF-16 offsets into the text as written (before `${VAR}` substitution).
  */
-import { didYouMean } from '../model/did-you-mean.js';
+import { closestName, didYouMean } from '../model/did-you-mean.js';
 import { parseDuration } from './duration.js';
 import type { CelEnvironment } from './environment.js';
-import { AGGREGATES, ISO_DURATION_FUNCTION, LIBRARY_TYPE_NAMES } from './functions.js';
+import { AGGREGATES, ISO_DURATION_FUNCTION, LIBRARY_TYPE_NAMES, RE2_MATCHES_FUNCTION } from './functions.js';
 import { substituteVariables, type InstallVariable, type Substituted } from './install-variables.js';
-import { describeShape, lookupPath, OBJECT_TYPE_PREFIX, type CelShape } from './types.js';
+import { measureTree, type TreeNode } from './measure.js';
+import { compileRegex } from './regex.js';
+import { describeShape, lookupPath, OBJECT_TYPE_PREFIX, type CelShape, type PathStep } from './types.js';
+import { CalendarNamespace, KeyedCalendarNamespace } from './calendar.js';
 
 export type CelCode =
   | 'expression_syntax_error'
   | 'expression_type_error'
   | 'expression_too_complex'
-  | 'unknown_data_field'
   | 'settings_ref_unknown'
   | 'settings_ref_type'
-  | 'now_not_allowed'
   | 'aggregate_outside_metrics';
 
 /** One line per code, for the rule metadata and the generated page of findings. All are errors. */
 export const CEL_CODES: Readonly<Record<CelCode, string>> = {
   expression_syntax_error: 'An expression must be CEL.',
-  expression_type_error: 'An expression must type-check in the taimen/1 profile and give the type its field needs.',
-  expression_too_complex: 'An expression is at most 4000 characters, nests at most 32 deep, and nests macros at most 3 deep.',
-  unknown_data_field: 'An expression reads only data fields that the data schema declares (under has() and .? too).',
+  expression_type_error: 'An expression must compile in the cp/1 profile (declared names and fields only, no now()) and give what its place needs.',
+  expression_too_complex: 'An expression is at most 4000 characters, its checked tree at most 32 deep, with at most 3 comprehensions nested.',
   settings_ref_unknown: 'settings.<path> must be a field of the package settings.',
   settings_ref_type: 'A settings field must have the type the place it is used in needs.',
-  now_not_allowed: 'An expression may not read the current time: time is event.time or instance.clock.',
   aggregate_outside_metrics: 'Aggregates (count, sum, avg, min, max) belong to metrics and chart blocks only.',
 };
 
@@ -69,43 +67,44 @@ export interface CheckOptions {
   variables?: Readonly<Record<string, InstallVariable>>;
 }
 
-/** A path an expression reads under `data` or `settings`: `data.purchase.number` → `['purchase', 'number']`. */
+/** A fixed path an expression reads: `data.purchase.number` → root `data`, path `['purchase', 'number']`. */
 export interface PathRead {
+  root: string;
   path: string[];
   offset: number;
   length: number;
-  /** Read under `has()` or through `.?` — the expression copes with the field being unset. */
+  /** Read under `has()`, or through `.?` / `[?]` — the expression copes with the field being unset. */
   guarded: boolean;
 }
 
 export interface CheckResult {
-  /** The result type (`bool`, `string`, `list<string>`, `timestamp`, `dyn`, …) when the expression type-checks. */
+  /** The result type (`bool`, `string`, `list<string>`, `timestamp`, `dyn`, …) when the expression compiles. */
   type?: string;
   diagnostics: CelDiagnostic[];
   /** Paths read under `data` (for `unwritten_data_field`); `[]` is the whole of `data`. */
   reads: PathRead[];
   /** Paths read under the package `settings`. */
   settingsReads: PathRead[];
+  /** Every variable of the profile the expression reads, outside names a comprehension binds. */
+  roots: ReadonlySet<string>;
+  /** Every fixed path it reads, of any variable (`stage.review.completed`). */
+  paths: PathRead[];
 }
 
-export const LIMITS = { length: 4000, depth: 32, macroNesting: 3 } as const;
+export const LIMITS = { length: 4000, depth: 32, comprehensionNesting: 3 } as const;
 
-/** Iteration macros whose variable scopes over their later arguments. */
-const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+/** Macros whose variable scopes over their later arguments, and the names they bind from which argument on. */
+const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'map', 'filter', 'optMap', 'optFlatMap']);
 
 /** The parts of the library's syntax tree this module reads. */
-interface Node {
-  op: string;
-  args: unknown;
-  start: number;
-  end: number;
+interface Node extends TreeNode {
   /** For a field access: where the field name starts. */
   pos: number;
   checkedType?: { name: string };
 }
 
 interface Segment {
-  name: string;
+  step: PathStep;
   start: number;
   end: number;
   optional: boolean;
@@ -152,10 +151,20 @@ function expectedKey(expected: CheckOptions['expected']): string {
   return expected === undefined ? '' : typeof expected === 'string' ? expected : expected.join('|');
 }
 
+/** Python's `len`: code points, as the core counts the limit. */
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff || i + 1 === text.length) n++;
+  }
+  return n;
+}
+
 class Checker {
   private readonly diagnostics: CelDiagnostic[] = [];
   private readonly reads: PathRead[] = [];
-  private readonly settingsReads: PathRead[] = [];
+  private readonly roots = new Set<string>();
 
   constructor(
     private readonly env: CelEnvironment,
@@ -165,9 +174,13 @@ class Checker {
   ) {}
 
   run(): CheckedExpression {
-    if (this.source.length > LIMITS.length) {
-      this.report('expression_too_complex', 0, this.source.length,
-        `the expression is ${this.source.length} characters long — more than ${LIMITS.length}`,
+    if (this.source.trim() === '') {
+      this.report('expression_syntax_error', 0, this.source.length, 'an expression must be a non-empty string');
+      return this.done();
+    }
+    const length = codePoints(this.source);
+    if (length > LIMITS.length) {
+      this.report('expression_too_complex', 0, this.source.length, `the expression is longer than ${LIMITS.length} characters (${length})`,
         'move parts of it into steps that set data fields, or into a decision table');
       return this.done();
     }
@@ -179,21 +192,27 @@ class Checker {
       return this.done();
     }
     const root = program.ast as unknown as Node;
-    if (!this.withinLimits(root)) return this.done();
     this.walk(root, new Set());
     if (this.diagnostics.length > 0) return this.done();
     const checked = program.check();
     if (!checked.valid) {
-      this.reportLibraryError(checked.error, 'expression_type_error');
+      this.typeError(checked.error);
       return this.done();
     }
+    if (!this.withinLimits(root)) return this.done();
     const type = prettyType(checked.type ?? 'dyn');
     this.checkResultType(root, type);
     return this.diagnostics.length > 0 ? this.done() : this.done(type, program);
   }
 
   private done(type?: string, program?: CheckedExpression['program']): CheckedExpression {
-    const result: CheckResult = { diagnostics: this.diagnostics, reads: this.reads, settingsReads: this.settingsReads };
+    const result: CheckResult = {
+      diagnostics: this.diagnostics,
+      reads: this.reads.filter((read) => read.root === 'data'),
+      settingsReads: this.env.settingsAreSettings ? this.reads.filter((read) => read.root === 'settings') : [],
+      roots: this.roots,
+      paths: this.reads,
+    };
     if (type === undefined) return { result };
     result.type = type;
     return { result, program };
@@ -207,27 +226,23 @@ class Checker {
   }
 
   private withinLimits(root: Node): boolean {
-    const { depth, nesting, deepest } = measure(root);
-    if (depth > LIMITS.depth) {
-      this.report('expression_too_complex', root.start, root.end,
-        `the expression nests ${depth} levels deep — more than ${LIMITS.depth}`,
-        'split it: compute parts in earlier steps or with cel.bind');
-      return false;
-    }
-    if (nesting > LIMITS.macroNesting) {
-      this.report('expression_too_complex', deepest.start, deepest.end,
-        `macros (all, exists, map, filter, …) nest ${nesting} deep — more than ${LIMITS.macroNesting}`,
-        'flatten the iteration, or prepare the inner lists in earlier steps');
+    const { depth, nesting, deepest } = measureTree(root, this.substituted.text);
+    if (depth > LIMITS.depth || nesting > LIMITS.comprehensionNesting) {
+      const at = nesting > LIMITS.comprehensionNesting ? deepest : root;
+      this.report('expression_too_complex', at.start, at.end,
+        `the expression nests deeper than ${LIMITS.depth} or has more than ${LIMITS.comprehensionNesting} nested comprehensions (depth ${depth}, ${nesting} nested)`,
+        'split it: compute parts in earlier steps (set), or name a part with cel.bind');
       return false;
     }
     return true;
   }
 
-  /** Reads, forbidden names and literal arguments, in source order. `bound` holds names a macro bound. */
+  /** Reads, undeclared names and literal arguments, in source order. `bound` holds names a macro bound. */
   private walk(node: Node, bound: ReadonlySet<string>, guarded = false): void {
     const chain = accessChain(node);
     if (chain !== undefined) {
       this.chainRead(chain, bound, guarded);
+      for (const index of indexNodes(node)) this.walk(index, bound);
       return;
     }
     switch (node.op) {
@@ -244,12 +259,12 @@ class Checker {
 
   private call(node: Node & { args: [string, Node[]] }, bound: ReadonlySet<string>): void {
     const [name, args] = node.args;
-    if (name === 'now') this.reportNow(node);
-    if (name === 'duration') {
-      node.args[0] = ISO_DURATION_FUNCTION;
-      this.durationLiteral(args[0]);
+    if (name === 'now' && !this.env.variables.has('now')) {
+      this.reportUndeclared(node, 'now');
+      return;
     }
-    if (name === 'timestamp') this.timestampLiteral(args[0]);
+    if (name === 'duration') this.durationLiteral(node, args[0]);
+    if (name === 'matches') this.matchesCall(node, args[1]);
     if ((AGGREGATES as readonly string[]).includes(name) && this.env.profile.kind === 'view' && this.env.profile.aggregates !== true) {
       this.report('aggregate_outside_metrics', node.start, node.end,
         `${name}() aggregates the records of the source — only metrics and chart blocks show aggregates`,
@@ -259,9 +274,11 @@ class Checker {
   }
 
   private methodCall(node: Node & { args: [string, Node, Node[]] }, bound: ReadonlySet<string>): void {
-    const [, receiver, args] = node.args;
+    const [name, receiver, args] = node.args;
+    if (name === 'matches') this.matchesCall(node, args[0]);
     const binds = bindingOf(node);
-    this.walk(receiver, bound);
+    // `cal.f(…)`, `optional.of(…)`, `cel.bind(…)`: a function of the profile, not a read of a variable.
+    if (!(receiver.op === 'id' && NAMESPACES.has(receiver.args as string) && !bound.has(receiver.args as string))) this.walk(receiver, bound);
     args.forEach((arg, i) => {
       if (binds !== undefined && i === 0) return;
       const scope = binds !== undefined && i >= binds.from ? new Set([...bound, binds.name]) : bound;
@@ -272,151 +289,222 @@ class Checker {
   private chainRead(chain: Chain, bound: ReadonlySet<string>, guarded: boolean): void {
     const name = chain.root.args;
     if (bound.has(name)) return;
+    if (name === 'now' && !this.env.variables.has('now')) {
+      this.reportUndeclared(chain.root, 'now');
+      return;
+    }
+    if (NAMESPACES.has(name) && !this.env.variables.has(name)) {
+      // A namespace of functions read as a value: there is no such variable.
+      this.reportUndeclared(chain.root, name);
+      return;
+    }
+    const shape = this.env.variables.get(name);
+    if (shape === undefined) return; // the type checker reports the undeclared variable
+    this.roots.add(name);
     const optional = guarded || chain.segments.some((s) => s.optional);
-    if (name === 'data' && this.env.variables.has('data') && this.env.profile.extraVariables?.data === undefined) {
-      this.reads.push(this.pathRead(chain, optional));
-      this.unknownName(chain, this.env.variables.get('data') as CelShape, 'unknown_data_field');
-    } else if (name === 'settings' && this.env.settingsAreSettings) {
-      this.settingsReads.push(this.pathRead(chain, optional));
-      this.unknownName(chain, this.env.variables.get('settings') as CelShape, 'settings_ref_unknown');
-    } else if (name === 'now' && !this.env.variables.has('now')) {
-      this.reportNow(chain.root);
+    const read = this.pathRead(chain, optional);
+    if (read !== undefined) this.reads.push(read);
+    if (name === 'settings' && this.env.settingsAreSettings) this.settingsName(chain);
+    else this.undeclaredField(chain, shape);
+  }
+
+  /** The leading field names of a chain as a read; undefined when it starts with an index. */
+  private pathRead(chain: Chain, guarded: boolean): PathRead | undefined {
+    const names: string[] = [];
+    let end = chain.root.end;
+    for (const segment of chain.segments) {
+      if (typeof segment.step !== 'string') break;
+      names.push(segment.step);
+      end = segment.end;
     }
+    const offset = this.substituted.toOriginal(chain.root.start);
+    return { root: chain.root.args, path: names, offset, length: this.substituted.toOriginalEnd(end) - offset, guarded };
   }
 
-  private pathRead(chain: Chain, guarded: boolean): PathRead {
-    const last = chain.segments.at(-1);
-    const start = chain.root.start;
-    const end = last?.end ?? chain.root.end;
-    const offset = this.substituted.toOriginal(start);
-    return { path: chain.segments.map((s) => s.name), offset, length: this.substituted.toOriginalEnd(end) - offset, guarded };
-  }
-
-  private unknownName(chain: Chain, shape: CelShape, code: 'unknown_data_field' | 'settings_ref_unknown'): void {
-    const lookup = lookupPath(shape, chain.segments.map((s) => s.name));
+  /** A field the typed object does not declare: the core's "undefined field" compile error. */
+  private undeclaredField(chain: Chain, shape: CelShape): void {
+    const lookup = lookupPath(shape, chain.segments.map((s) => s.step));
     if (!('missing' in lookup)) return;
-    const segment = chain.segments[lookup.missing];
-    const path = [chain.root.args, ...chain.segments.slice(0, lookup.missing + 1).map((s) => s.name)].join('.');
-    const hint = didYouMean(segment.name, lookup.candidates);
-    if (code === 'unknown_data_field') {
-      const where = this.env.profile.kind === 'process' ? 'spec.data of the process' : 'the data of the source';
-      this.report(code, segment.start, segment.end, `${path} is not declared in ${where}`,
-        hint ?? `declare '${segment.name}' in the data schema`);
-    } else if (this.env.profile.settings === undefined) {
-      this.report(code, segment.start, segment.end, `${path}: the package declares no settings`,
-        'declare spec.settings in package.yaml');
-    } else {
-      this.report(code, segment.start, segment.end, `${path} is not a field of the package settings`,
-        hint ?? `declare '${segment.name}' in spec.settings.schema of package.yaml`);
+    const segment = chain.segments[lookup.missing]!;
+    const owner = lookup.owner;
+    const field = String(segment.step);
+    const fields = [...owner.fields.keys()];
+    const closest = closestName(field, fields);
+    this.report('expression_type_error', segment.start, segment.end, `undefined field '${field}' not found in struct '${describeShape(owner)}'`,
+      `${describeShape(owner)} has ${closest ?? fields.join(', ')}`);
+  }
+
+  private settingsName(chain: Chain): void {
+    const profile = this.env.profile;
+    if (chain.segments.length === 0 && profile.settings !== undefined) return;
+    const path = ['settings', ...chain.segments.map((s) => String(s.step))].join('.');
+    if (profile.settings === undefined) {
+      const at = chain.segments[0] ?? { start: chain.root.start, end: chain.root.end };
+      const [message, hint] = profile.settingsPackage === undefined
+        ? [`${path}: the object is not from a package: it has no settings`, 'settings exist in the objects of a package that declares spec.settings']
+        : [`${path}: package ${profile.settingsPackage} declares no settings`, 'declare spec.settings in package.yaml'];
+      this.report('settings_ref_unknown', at.start, at.end, message, hint);
+      return;
+    }
+    const lookup = lookupPath(this.env.variables.get('settings')!, chain.segments.map((s) => s.step));
+    if (!('missing' in lookup)) return;
+    const segment = chain.segments[lookup.missing]!;
+    const field = String(segment.step);
+    this.report('settings_ref_unknown', segment.start, segment.end,
+      `${path}: the settings of package ${profile.settingsPackage ?? 'of the object'} declare no such field`,
+      didYouMean(field, [...lookup.owner.fields.keys()]) ?? `declare '${field}' in spec.settings.schema of package.yaml`);
+  }
+
+  private reportUndeclared(node: Node, name: string): void {
+    const hint = name === 'now'
+      ? 'there is no current time: use event.time or instance.clock'
+      : didYouMean(name, this.declaredNames());
+    this.report('expression_type_error', node.start, node.end, `undeclared reference to '${name}'`, hint);
+  }
+
+  private declaredNames(): string[] {
+    return [...this.env.variables.keys()];
+  }
+
+  /** A literal `duration("P…")` is ISO 8601, rewritten by the core; any other text is CEL's own (`"72h"`). */
+  private durationLiteral(node: Node & { args: [string, Node[]] }, arg: Node | undefined): void {
+    if (arg?.op !== 'value' || typeof arg.args !== 'string' || !/^-?P/.test(arg.args)) return;
+    node.args[0] = ISO_DURATION_FUNCTION;
+    const parsed = parseDuration(arg.args);
+    if ('error' in parsed) {
+      this.report('expression_type_error', arg.start, arg.end, `'${arg.args}' is not an ISO 8601 duration of weeks, days, hours, minutes, seconds`,
+        "months and years have no fixed length: write days (P30D), or count with cal.*");
     }
   }
 
-  private reportNow(node: Node): void {
-    this.report('now_not_allowed', node.start, node.end,
-      'now() is not allowed: an expression must give the same result when the instance is replayed',
-      'use event.time or instance.clock');
+  /** `matches()` is RE2: the call runs on it, and a literal pattern RE2 refuses cannot match anything. */
+  private matchesCall(node: Node & { args: unknown[] }, pattern: Node | undefined): void {
+    node.args[0] = RE2_MATCHES_FUNCTION;
+    if (pattern?.op !== 'value' || typeof pattern.args !== 'string') return;
+    const compiled = compileRegex(pattern.args);
+    if ('error' in compiled) {
+      this.report('expression_type_error', pattern.start, pattern.end, `the regular expression is not RE2: ${compiled.error}`,
+        'RE2 has no look-around and no back-references; (?i) and [[:alpha:]] work');
+    }
   }
 
-  private durationLiteral(arg: Node | undefined): void {
-    if (arg?.op !== 'value' || typeof arg.args !== 'string') return;
-    const parsed = parseDuration(arg.args);
-    if ('error' in parsed) this.report('expression_type_error', arg.start, arg.end, parsed.error);
-  }
-
-  private timestampLiteral(arg: Node | undefined): void {
-    if (arg?.op !== 'value' || typeof arg.args !== 'string') return;
-    if (RFC3339.test(arg.args) && !Number.isNaN(Date.parse(arg.args))) return;
-    this.report('expression_type_error', arg.start, arg.end,
-      `'${arg.args}' is not an RFC 3339 timestamp such as '2026-03-01T09:00:00Z'`);
-  }
-
-  private reportLibraryError(error: unknown, fallback: CelCode): void {
-    const e = error as { code?: string; summary?: string; message?: string; range?: { start: number; end: number }; node?: Node };
+  private reportLibraryError(error: unknown, code: CelCode): void {
+    const e = error as { code?: string; summary?: string; message?: string; range?: { start: number; end: number } };
     const range = e.range ?? { start: 0, end: this.substituted.text.length };
-    const summary = prettyMessage(e.summary ?? e.message ?? String(error));
+    const summary = e.summary ?? e.message ?? String(error);
     if (e.code === 'limit_exceeded') {
       this.report('expression_too_complex', range.start, range.end, `the expression is too large: ${summary}`);
       return;
     }
-    if (fallback === 'expression_syntax_error') {
-      this.report(fallback, range.start, range.end, syntaxMessage(summary));
+    this.report(code, range.start, range.end, `Syntax error: ${syntaxMessage(summary)}${this.at(range.start)}`);
+  }
+
+  /** " at L:C" of the text as written, as the core words its compile errors. */
+  private at(offset: number): string {
+    const original = this.substituted.toOriginal(offset);
+    const before = this.source.slice(0, original).split('\n');
+    return ` at ${before.length}:${before.at(-1)!.length + 1}`;
+  }
+
+  /** A compile error of the library: a settings field that does not fit, or the core's type error. */
+  private typeError(error: unknown): void {
+    const e = error as { code?: string; summary?: string; message?: string; range?: { start: number; end: number }; node?: Node };
+    const range = e.range ?? { start: 0, end: this.substituted.text.length };
+    const summary = prettyMessage(e.summary ?? e.message ?? String(error));
+    if (this.settingsAtFault()) {
+      const read = this.reads.find((r) => r.root === 'settings')!;
+      this.report('settings_ref_type', range.start, range.end, `the type of settings.${read.path.join('.')} does not fit the place of the expression: ${summary}`);
       return;
     }
-    const settingsOperand = e.node === undefined ? undefined : this.settingsOperand(e.node);
-    if (settingsOperand !== undefined) {
-      this.report('settings_ref_type', range.start, range.end,
-        `settings.${settingsOperand.path} is ${settingsOperand.type} and does not fit here: ${summary}`);
-      return;
-    }
-    this.report('expression_type_error', range.start, range.end, this.typeErrorMessage(e.code, e.node, summary),
+    this.report('expression_type_error', range.start, range.end, `${this.typeErrorMessage(e.code, e.node, summary)}${this.at(range.start)}`,
       this.typeErrorHint(e.code, e.node));
+  }
+
+  /** As the core decides: the program reads the package settings, and compiles with `settings` untyped. */
+  private settingsAtFault(): boolean {
+    if (!this.env.settingsAreSettings || this.env.profile.settings === undefined || !this.reads.some((r) => r.root === 'settings')) return false;
+    const untyped = checkedExpression(this.env.untypedSettings(), this.source, this.options).result;
+    return untyped.diagnostics.length === 0;
   }
 
   /** The library's wording, except where a name is missing: say which name, and in what. */
   private typeErrorMessage(code: string | undefined, node: Node | undefined, summary: string): string {
-    if (code === 'unknown_variable' && typeof node?.args === 'string') return `unknown variable '${node.args}'`;
-    if (code === 'no_such_key' && (node?.op === '.' || node?.op === '.?') && Array.isArray(node.args)) {
+    if (code === 'unknown_variable' && typeof node?.args === 'string') return `undeclared reference to '${node.args}'`;
+    if (code === 'no_such_key' && (node?.op === '.' || node?.op === '.?' || node?.op === '[]') && Array.isArray(node.args)) {
       const receiver = node.args[0] as Node;
-      return `${this.substituted.text.slice(receiver.start, receiver.end)} has no field '${node.args[1] as string}'`;
+      const field = typeof node.args[1] === 'string' ? node.args[1] : String((node.args[1] as Node).args);
+      const owner = this.ownerPath(receiver.checkedType?.name) ?? this.substituted.text.slice(receiver.start, receiver.end);
+      return `undefined field '${field}' not found in struct '${owner}'`;
     }
     return summary;
   }
 
-  /** A settings read among the direct operands of the node a type error is about. */
-  private settingsOperand(node: Node): { path: string; type: string } | undefined {
-    if (!this.env.settingsAreSettings) return undefined;
-    for (const operand of operands(node)) {
-      const chain = accessChain(operand);
-      if (chain === undefined || chain.root.args !== 'settings' || chain.segments.length === 0) continue;
-      const lookup = lookupPath(this.env.variables.get('settings') as CelShape, chain.segments.map((s) => s.name));
-      if ('found' in lookup) return { path: chain.segments.map((s) => s.name).join('.'), type: describeShape(lookup.found) };
-    }
-    return undefined;
+  private ownerPath(typeName: string | undefined): string | undefined {
+    return [...this.env.objectTypes.values()].find((t) => t.name === typeName)?.path;
   }
 
   private typeErrorHint(code: string | undefined, node: Node | undefined): string | undefined {
     if (node === undefined) return undefined;
     if (code === 'unknown_variable' && typeof node.args === 'string') {
-      return didYouMean(node.args, [...this.env.variables.keys(), ...(this.env.profile.kind === 'process' ? ['cal'] : [])]);
+      return node.args === 'now' ? 'there is no current time: use event.time or instance.clock' : didYouMean(node.args, this.declaredNames());
     }
-    if (code === 'no_such_key' && (node.op === '.' || node.op === '.?') && Array.isArray(node.args)) {
+    if (code === 'no_such_key' && Array.isArray(node.args)) {
       const receiverType = (node.args[0] as Node).checkedType?.name;
-      const fields = [...this.env.objectTypes.values()].find((t) => t.name === receiverType)?.fields ?? [];
-      return didYouMean(node.args[1] as string, fields);
+      const type = [...this.env.objectTypes.values()].find((t) => t.name === receiverType);
+      if (type === undefined) return undefined;
+      const field = typeof node.args[1] === 'string' ? node.args[1] : String((node.args[1] as Node).args);
+      return `${type.path} has ${closestName(field, type.fields) ?? type.fields.join(', ')}`;
     }
-    if (code === 'no_such_overload' && Array.isArray(node.args)) return operandHint(node.args as Node[]);
+    if (code === 'no_matching_overload' && node.op === 'rcall' && isCalendarCall(node) && this.env.profile.calendar !== true) {
+      return 'the process names no spec.calendar: give cal.* the calendar key as its last argument';
+    }
+    if (Array.isArray(node.args)) return operandHint(node.args as Node[]);
     return undefined;
   }
 
   private checkResultType(root: Node, type: string): void {
     const general = generalType(type);
     if (general === 'optional') {
-      this.report('expression_type_error', root.start, root.end,
-        `the expression ends in an optional (${type}) — a field needs a value`,
-        "unwrap it: .orValue(<default>) or .value()");
+      this.report('expression_type_error', root.start, root.end, 'the expression yields an optional value: end it with .orValue(...)',
+        'unwrap it: .orValue(<default>) or .value()');
       return;
     }
     const expected = this.options.expected;
     if (expected === undefined || general === 'dyn') return;
     const allowed: readonly string[] = typeof expected === 'string' ? [expected] : expected;
     if (allowed.includes(general)) return;
-    const needs = allowed.join(' or ');
-    const chain = accessChain(root);
-    if (chain !== undefined && chain.root.args === 'settings' && this.env.settingsAreSettings && chain.segments.length > 0) {
+    const needs = allowed.filter((t) => t !== 'uint').join(' or ');
+    if (this.settingsAtFault() || this.settingsResultAtFault(allowed)) {
+      const read = this.reads.find((r) => r.root === 'settings')!;
       this.report('settings_ref_type', root.start, root.end,
-        `settings.${chain.segments.map((s) => s.name).join('.')} is ${type}, but this field needs ${needs}`);
+        `the type of settings.${read.path.join('.')} does not fit the place of the expression: it gives ${describeType(type)}, ${needs} is expected here`);
       return;
     }
-    this.report('expression_type_error', root.start, root.end, `the expression gives ${type}, but this field needs ${needs}`);
+    this.report('expression_type_error', root.start, root.end, `the expression gives ${describeType(type)}, ${needs} is expected here`);
+  }
+
+  /** With `settings` untyped the result would be dyn, which fits: the settings field is what does not. */
+  private settingsResultAtFault(allowed: readonly string[]): boolean {
+    if (!this.env.settingsAreSettings || this.env.profile.settings === undefined || !this.reads.some((r) => r.root === 'settings')) return false;
+    const untyped = checkedExpression(this.env.untypedSettings(), this.source, { ...this.options, expected: allowed as CelTypeName[] }).result;
+    return untyped.diagnostics.length === 0;
   }
 }
 
-/** CEL does not mix int and double, and a declared field is never null: say how to write what was meant. */
+/** Namespaces of functions: `cal.addWorkdays(…)`, `optional.of(…)`, `cel.bind(…)` — not variables. */
+const NAMESPACES = new Set(['cal', 'optional', 'cel']);
+
+function isCalendarCall(node: Node): boolean {
+  const receiver = (node.args as [string, Node])[1];
+  return receiver?.op === 'id' && receiver.args === 'cal';
+}
+
+/** CEL does not mix int and double, and a plain field is never null: say how to write what was meant. */
 function operandHint(operands: readonly Node[]): string | undefined {
   const types = operands.map((operand) => operand.checkedType?.name ?? '');
-  if (types.includes('null')) return 'a field is not null, it is unset: test it with has(…)';
-  const numeric = (type: string) => type === 'int' || type === 'double' || type === 'list<int>' || type === 'list<double>';
-  if (types.length === 2 && types.every(numeric) && types[0] !== types[1]) {
+  if (types.includes('null')) return 'a required field is never null, it reads its zero value: compare with its zero value, or make it optional in the schema';
+  const numeric = (type: string) => /^(dyn<)?(int|double)>?$/.test(type) || type === 'list<int>' || type === 'list<double>';
+  if (types.length === 2 && types.every(numeric) && types[0]!.replace(/dyn<|>/g, '') !== types[1]!.replace(/dyn<|>/g, '')) {
     return 'CEL does not mix int and double: write 100.0 for a double, or convert with double(…) / int(…)';
   }
   return undefined;
@@ -434,27 +522,26 @@ const TOKEN_TEXT: Readonly<Record<string, string>> = {
 function syntaxMessage(summary: string): string {
   const token = (name: string) => TOKEN_TEXT[name] ?? name;
   const expected = /^Expected (\w+), got (\w+)$/.exec(summary);
-  if (expected !== null) return `expected ${token(expected[1])}, found ${token(expected[2])}`;
+  if (expected !== null) return `expected ${token(expected[1]!)}, found ${token(expected[2]!)}`;
   const unexpected = /^Unexpected token: (\w+)$/.exec(summary);
-  if (unexpected !== null) return unexpected[1] === 'EOF' ? 'the expression ends too early' : `unexpected ${token(unexpected[1])}`;
+  if (unexpected !== null) return unexpected[1] === 'EOF' ? 'the expression ends too early' : `unexpected ${token(unexpected[1]!)}`;
   return summary;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
-
-/** A node that is `root.a.b['c'].?d` down to an identifier, with only literal names — else undefined. */
+/** A node that is `root.a.b['c'][0].?d` down to an identifier, with only literal names and indexes — else undefined. */
 function accessChain(node: Node): Chain | undefined {
   const segments: Segment[] = [];
   let current = node;
   for (;;) {
     if (current.op === '.' || current.op === '.?') {
       const [left, name] = current.args as [Node, string];
-      segments.push({ name, start: current.pos, end: current.end, optional: current.op === '.?' });
+      segments.push({ step: name, start: current.pos, end: current.end, optional: current.op === '.?' });
       current = left;
     } else if (current.op === '[]' || current.op === '[?]') {
       const [left, index] = current.args as [Node, Node];
-      if (index.op !== 'value' || typeof index.args !== 'string') return undefined;
-      segments.push({ name: index.args, start: index.start, end: index.end, optional: current.op === '[?]' });
+      const step = literalStep(index);
+      if (step === undefined) return undefined;
+      segments.push({ step, start: index.start, end: index.end, optional: current.op === '[?]' });
       current = left;
     } else if (current.op === 'id') {
       if (segments.length === 0 && node !== current) return undefined;
@@ -465,6 +552,24 @@ function accessChain(node: Node): Chain | undefined {
   }
 }
 
+function literalStep(index: Node): PathStep | undefined {
+  if (index.op !== 'value') return undefined;
+  if (typeof index.args === 'string') return index.args;
+  if (typeof index.args === 'bigint') return Number(index.args);
+  return undefined;
+}
+
+/** The index expressions of a chain (literals: nothing to read, but walked for completeness). */
+function indexNodes(node: Node): Node[] {
+  const found: Node[] = [];
+  for (let current = node; current.op !== 'id';) {
+    const [left, index] = current.args as [Node, Node | string];
+    if (typeof index !== 'string' && (current.op === '[]' || current.op === '[?]')) found.push(index);
+    current = left;
+  }
+  return found;
+}
+
 /** The scope an iteration macro opens: its variable, visible from argument `from` on. */
 function bindingOf(node: Node & { args: [string, Node, Node[]] }): { name: string; from: number } | undefined {
   const [name, receiver, args] = node.args;
@@ -473,10 +578,6 @@ function bindingOf(node: Node & { args: [string, Node, Node[]] }): { name: strin
   if (COMPREHENSIONS.has(name) && args.length >= 2) return { name: first.args, from: 1 };
   if (name === 'bind' && receiver.op === 'id' && receiver.args === 'cel' && args.length === 3) return { name: first.args, from: 2 };
   return undefined;
-}
-
-function isMacroScope(node: Node): boolean {
-  return node.op === 'rcall' && bindingOf(node as Node & { args: [string, Node, Node[]] }) !== undefined;
 }
 
 /** The sub-expressions of a node as written (macro expansions are the library's business). */
@@ -505,44 +606,36 @@ function children(node: Node): Node[] {
   }
 }
 
-/** What a type error about `node` may be blaming. */
-function operands(node: Node): Node[] {
-  return node.op === '.' || node.op === '.?' ? [] : children(node);
-}
-
-/** Nesting depth, macro nesting, and the most deeply nested macro (for the underline). */
-function measure(root: Node): { depth: number; nesting: number; deepest: Node } {
-  let deepest = root;
-  let maxNesting = 0;
-  const visit = (node: Node, nesting: number): number => {
-    const inner = isMacroScope(node) ? nesting + 1 : nesting;
-    if (inner > maxNesting) {
-      maxNesting = inner;
-      deepest = node;
-    }
-    let depth = 0;
-    for (const child of children(node)) depth = Math.max(depth, visit(child, inner));
-    return depth + 1;
-  };
-  const depth = visit(root, 0);
-  return { depth, nesting: maxNesting, deepest };
-}
-
-/** Library type names as the profile says them. */
+/** Library type names as the profile says them: a nullable scalar is its scalar, a message its CEL path. */
 function prettyType(name: string): string {
-  if (!name.includes('.')) return name;
+  if (!name.includes('.') && !name.includes('dyn<')) return name;
   return name
-    .replaceAll(LIBRARY_TYPE_NAMES.timestamp, 'timestamp')
-    .replaceAll(LIBRARY_TYPE_NAMES.duration, 'duration')
+    .replaceAll(LIBRARY_TYPE_NAMES.timestamp!, 'timestamp')
+    .replaceAll(LIBRARY_TYPE_NAMES.duration!, 'duration')
+    .replaceAll(KeyedCalendarNamespace.typeName, 'cal')
+    .replaceAll(CalendarNamespace.typeName, 'cal')
+    .replace(/dyn<([a-z]+)>/g, '$1')
     .replaceAll(OBJECT_TYPE_PREFIX, '');
 }
 
+/** The library's wording in cel-cpp's: "found no matching overload for '_+_' applied to '(int, string)'". */
 function prettyMessage(message: string): string {
-  return prettyType(message).replaceAll(ISO_DURATION_FUNCTION, 'duration');
+  const text = prettyType(message).replaceAll(ISO_DURATION_FUNCTION, 'duration').replaceAll(RE2_MATCHES_FUNCTION, 'matches');
+  const binary = /^no such overload: (.+) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/.exec(text);
+  if (binary !== null) return `found no matching overload for '${binary[2] === 'in' ? '@in' : `_${binary[2]}_`}' applied to '(${binary[1]}, ${binary[3]})'`;
+  const unary = /^no such overload: (!|-)(.+)$/.exec(text);
+  if (unary !== null) return `found no matching overload for '${unary[1]}_' applied to '(${unary[2]})'`;
+  return text;
 }
 
-/** `list<string>` → `list`, an object type → `map`, `dyn<int>` → `dyn`. */
-function generalType(type: string): string {
+/** How the core's message names a result: `an object` for messages and maps. */
+function describeType(type: string): string {
+  const general = generalType(type);
+  return general === 'map' ? 'an object' : type;
+}
+
+/** `list<string>` → `list`, an object type → `map`, a nullable `string` → `string`: the kind a place judges. */
+export function generalType(type: string): string {
   if (SCALAR_TYPES.has(type)) return type;
   const head = type.slice(0, type.indexOf('<'));
   return head === 'list' || head === 'optional' || head === 'dyn' ? head : 'map';

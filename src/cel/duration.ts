@@ -1,5 +1,5 @@
 /**
- * Durations of the `taimen/1` profile: `duration('P3D')` takes ISO 8601 (weeks, days, hours, minutes, seconds —
+ * Durations of the `cp/1` profile: `duration('P3D')` takes ISO 8601 (weeks, days, hours, minutes, seconds —
  * no years or months, whose length depends on the date), and, as standard CEL does, Go-style text (`'1h30m'`).
  */
 

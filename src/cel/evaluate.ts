@@ -1,5 +1,5 @@
 /**
- * Evaluating an expression of the `taimen/1` profile, for the package test engine: JSON in, JSON out.
+ * Evaluating an expression of the `cp/1` profile, for the package test engine: JSON in, JSON out.
  *
  * Bindings are plain JSON (`{data: {...}, event: {...}, step: {result: ...}}`); they become CEL values by the shapes
  * of the environment — integers of `int` fields become BigInt, date-time strings of `timestamp` fields become
@@ -8,7 +8,7 @@
  */
 import { Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { CalendarNamespace, type CalendarLookup } from './calendar.js';
+import { CalendarNamespace, KeyedCalendarNamespace, type CalendarLookup } from './calendar.js';
 import { checkedExpression } from './check.js';
 import { formatDuration, parseDuration } from './duration.js';
 import type { CelEnvironment, ObjectType } from './environment.js';
@@ -52,7 +52,8 @@ export function evaluate(
     if (Object.hasOwn(bindings, name) && bindings[name] !== undefined) context[name] = toCel(bindings[name], shape, env.objectTypes);
   }
   if (env.profile.kind === 'process' && !env.variables.has('cal')) {
-    context.cal = new CalendarNamespace(options.calendars, options.defaultCalendar);
+    const Namespace = env.profile.calendar === true ? CalendarNamespace : KeyedCalendarNamespace;
+    context.cal = new Namespace(options.calendars, options.defaultCalendar);
   }
   try {
     return toJson(program(context));
@@ -87,7 +88,8 @@ function toCel(value: unknown, shape: CelShape, objectTypes: ReadonlyMap<CelShap
       return isRecord(value) ? mapValues(value, () => shape.values, objectTypes) : value;
     case 'object': {
       if (!isRecord(value)) return value;
-      const fieldValues = mapValues(value, (name) => shape.fields.get(name) ?? (shape.open ? shape.extra : undefined), objectTypes);
+      // Fields the schema does not declare are dropped, as the core's activation drops them.
+      const fieldValues = mapValues(value, (name) => shape.fields.get(name), objectTypes);
       const type = objectTypes.get(shape);
       return type === undefined ? fieldValues : type.make(fieldValues);
     }

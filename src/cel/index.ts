@@ -1,5 +1,5 @@
 /**
- * The CEL profile `taimen/1` of processes and views — the one door to it. Nothing outside `src/cel/` imports the
+ * The CEL profile `cp/1` of processes and views (the core's, compat-core-cel.md) — the one door to it. Nothing outside `src/cel/` imports the
  * CEL library.
  *
  *   const env = createEnvironment(processProfile(spec, settingsSchema));      // once per distinct profile
@@ -11,11 +11,12 @@
  */
 export { createEnvironment, type CelEnvironment, type Profile } from './environment.js';
 export {
-  checkExpression, CEL_CODES, LIMITS,
+  checkExpression, CEL_CODES, LIMITS, generalType as celGeneralType,
   type CelCode, type CelDiagnostic, type CelTypeName, type CheckOptions, type Expected, type CheckResult, type PathRead,
 } from './check.js';
 export { evaluate, CelEvaluationError, type EvaluateOptions } from './evaluate.js';
-export { CalendarNamespace, type CalendarLookup, type WorkCalendar } from './calendar.js';
+export { CalendarNamespace, KeyedCalendarNamespace, type CalendarLookup, type WorkCalendar } from './calendar.js';
+export { compileRegex } from './regex.js';
 export { substituteVariables, type InstallVariable } from './install-variables.js';
 export { parseDuration, formatDuration } from './duration.js';
 export type { JsonSchema } from './types.js';

@@ -3,34 +3,38 @@ import { isRecord } from '../json/guards.js';
 /** The name our object types carry inside the library; messages strip it. */
 export const OBJECT_TYPE_PREFIX = 'taimen.';
 /**
- * CEL types of the `taimen/1` profile, derived from JSON Schema.
+ * CEL types of the `cp/1` profile, derived from JSON Schema exactly as the core derives them (compat-core-cel.md §3).
  *
  * A schema becomes a small tree of `CelShape`s first; the same tree then
  *  - registers the object types of an environment (so the type checker knows `data.amount` is a double),
- *  - tells the checker which names a path may use (`unknown_data_field`, `settings_ref_unknown`, did-you-mean),
+ *  - tells the checker which names a path may use (an undeclared field of a typed object is a type error),
  *  - converts JSON values into CEL values for evaluation (integers to BigInt, date-times to Date).
  *
- * Mapping: integer → int, number → double, boolean → bool, string → string, string with `format: date-time` →
- * timestamp, array → list of its items, object with properties → an object type whose fields are exactly the
- * declared properties, object with only `additionalProperties: <schema>` → map, anything else → dyn. A nullable
- * type (`type: [string, "null"]`) is dyn: CEL has no nullable scalars and the value may be null at run time.
+ * Mapping: an object whose `properties` are all CEL names is a closed message (`additionalProperties` does not
+ * open it); any other object is `map(string, dyn)`, except a field whose `additionalProperties` is such a message
+ * (a map of messages). string/integer/number/boolean fields are plain scalars when the parent requires them and
+ * they are not nullable, else nullable (they read null when unset: `== null` type-checks). `format: date-time` is a
+ * timestamp, `format: duration` a duration. Arrays are lists of plain scalars, instants, durations or messages,
+ * else of dyn. `$ref`, `anyOf`/`oneOf`/`allOf`, `const`, several types, an empty schema: dyn — the core resolves no
+ * `$ref` inside a schema.
  */
 
 export type JsonSchema = Record<string, unknown> | boolean;
 
+export type ScalarKind = 'int' | 'uint' | 'double' | 'bool' | 'string';
+
 export type CelShape =
-  | { kind: 'dyn' | 'int' | 'double' | 'bool' | 'string' | 'timestamp' | 'duration' }
+  | { kind: 'dyn' | 'timestamp' | 'duration' }
+  /** `nullable`: a protobuf wrapper — reads null when unset, `== null` type-checks. */
+  | { kind: ScalarKind; nullable?: true }
   | { kind: 'list'; items: CelShape }
   | { kind: 'map'; values: CelShape }
-  /**
-   * `open`: the object also allows undeclared names (JSON Schema `additionalProperties: true` or a schema) — those
-   * read as `extra`. The type checker sees such an object as a map, since CEL object types are closed.
-   */
-  | { kind: 'object'; fields: ReadonlyMap<string, CelShape>; open: boolean; extra: CelShape };
+  /** A closed message: a field it does not declare is a compile-time error. `name` is its CEL path (`data.purchase`). */
+  | { kind: 'object'; fields: ReadonlyMap<string, CelShape>; name: string };
 
 /**
  * JSON Schemas of the simple type names other formats use: a view param's `type`, a decision table output's
- * `type`. Dates stay strings; date-times and timestamps are instants.
+ * `type`. Dates stay strings; date-times and timestamps are instants; durations are durations.
  */
 export const SIMPLE_TYPE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   string: { type: 'string' },
@@ -41,7 +45,7 @@ export const SIMPLE_TYPE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   datetime: { type: 'string', format: 'date-time' },
   timestamp: { type: 'string', format: 'date-time' },
   uuid: { type: 'string' },
-  duration: { type: 'string' },
+  duration: { type: 'string', format: 'duration' },
   object: { type: 'object' },
   array: { type: 'array' },
 };
@@ -51,122 +55,147 @@ export const STRING: CelShape = { kind: 'string' };
 export const INT: CelShape = { kind: 'int' };
 export const BOOL: CelShape = { kind: 'bool' };
 export const TIMESTAMP: CelShape = { kind: 'timestamp' };
+export const DURATION: CelShape = { kind: 'duration' };
 export const DYN_MAP: CelShape = { kind: 'map', values: DYN };
+export const NULLABLE_STRING: CelShape = { kind: 'string', nullable: true };
+export const NULLABLE_INT: CelShape = { kind: 'int', nullable: true };
 
-export function objectShape(fields: Record<string, CelShape>, open = false): CelShape {
-  return { kind: 'object', fields: new Map(Object.entries(fields)), open, extra: DYN };
+export function objectShape(name: string, fields: Record<string, CelShape>): CelShape {
+  return { kind: 'object', fields: new Map(Object.entries(fields)), name };
 }
 
-const SCALARS: Record<string, CelShape> = {
-  integer: INT,
-  number: { kind: 'double' },
-  boolean: BOOL,
-  string: STRING,
-};
+const SCALARS: Readonly<Record<string, ScalarKind>> = { integer: 'int', number: 'double', boolean: 'bool', string: 'string' };
 
-/** Schemas nest; a `$ref` cycle (a tree of comments) would otherwise recurse forever. */
-const MAX_DEPTH = 32;
+/** CEL's reserved words: a property named so cannot be selected, so its object is an untyped map. */
+const RESERVED = new Set([
+  'as', 'break', 'const', 'continue', 'else', 'false', 'for', 'function', 'if', 'import', 'in', 'let', 'loop', 'package',
+  'namespace', 'null', 'return', 'true', 'var', 'void', 'while',
+]);
+const SELECTABLE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-/** The CEL shape of a JSON Schema. Local `$ref`s (`#/…`) resolve against `root`; any other `$ref` is dyn. */
-export function shapeOf(schema: JsonSchema | undefined, root: JsonSchema | undefined = schema): CelShape {
-  return shapeAt(schema, root, 0);
+/** Whether `name` can be written after a dot in CEL (and so be a field of a message). */
+export function isSelectable(name: string): boolean {
+  return SELECTABLE.test(name) && !RESERVED.has(name);
 }
 
-function shapeAt(schema: JsonSchema | undefined, root: JsonSchema | undefined, depth: number): CelShape {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || depth > MAX_DEPTH) return DYN;
-  if (typeof schema.$ref === 'string') return shapeAt(resolveLocalRef(schema.$ref, root), root, depth + 1);
-  const type = declaredType(schema);
-  if (type === 'string') return schema.format === 'date-time' ? TIMESTAMP : STRING;
-  if (type !== undefined && type in SCALARS) return SCALARS[type];
-  if (type === 'array') return { kind: 'list', items: shapeAt(itemsOf(schema), root, depth + 1) };
-  if (type === 'object') return objectShapeOf(schema, root, depth);
-  return DYN;
+/** Schemas nest; a pathological one must not recurse forever. */
+const MAX_DEPTH = 64;
+
+export interface ShapeOptions {
+  /** The settings: `required` is ignored at every level, so every scalar is nullable. */
+  ignoreRequired?: boolean;
 }
 
-/** The one JSON type a schema declares, or infers from properties, `const` or a homogeneous `enum`. */
-function declaredType(schema: Record<string, unknown>): string | undefined {
+/** The CEL shape of the schema of a variable named `name` (`data`, `settings`, …). */
+export function shapeOf(schema: JsonSchema | undefined, name: string, options: ShapeOptions = {}): CelShape {
+  const shape = new ShapeBuilder(options).property(schema, name, true, 0);
+  // At the top of a variable only a message is typed; any other object (a map of messages included) is a Struct.
+  return shape.kind === 'map' ? DYN_MAP : shape;
+}
+
+class ShapeBuilder {
+  constructor(private readonly options: ShapeOptions) {}
+
+  /** The shape of a property; `required` as its parent says. */
+  property(schema: JsonSchema | undefined, path: string, required: boolean, depth: number): CelShape {
+    if (!isRecord(schema) || depth > MAX_DEPTH || untypable(schema)) return DYN;
+    const single = singleType(schema);
+    if (single === undefined) return DYN;
+    const { type, nullable } = single;
+    if (type === 'string' && schema.format === 'date-time') return TIMESTAMP;
+    if (type === 'string' && schema.format === 'duration') return DURATION;
+    const scalar = SCALARS[type];
+    if (scalar !== undefined) return required && !nullable && this.options.ignoreRequired !== true ? { kind: scalar } : { kind: scalar, nullable: true };
+    if (type === 'array') return { kind: 'list', items: this.item(schema.items, `${path}[]`, depth + 1) };
+    if (type === 'object') return this.object(schema, path, depth);
+    return DYN;
+  }
+
+  /** An array's item: scalars are plain, objects with typed properties messages, anything else dyn. */
+  private item(schema: unknown, path: string, depth: number): CelShape {
+    if (!isRecord(schema) || untypable(schema)) return DYN;
+    const shape = this.property(schema, path, true, depth);
+    if (shape.kind === 'list' || shape.kind === 'map') return DYN;
+    return 'nullable' in shape ? { kind: shape.kind } : shape;
+  }
+
+  private object(schema: Record<string, unknown>, path: string, depth: number): CelShape {
+    const properties = isRecord(schema.properties) ? schema.properties : {};
+    const names = Object.keys(properties);
+    if (names.length > 0) {
+      if (!names.every(isSelectable)) return DYN_MAP;
+      const required = new Set(Array.isArray(schema.required) ? schema.required.filter((n): n is string => typeof n === 'string') : []);
+      const fields = new Map<string, CelShape>();
+      for (const name of names) fields.set(name, this.property(properties[name] as JsonSchema, `${path}.${name}`, required.has(name), depth + 1));
+      return { kind: 'object', fields, name: path };
+    }
+    const additional = schema.additionalProperties;
+    if (isRecord(additional)) {
+      const values = this.property(additional, `${path}[]`, true, depth + 1);
+      if (values.kind === 'object') return { kind: 'map', values };
+    }
+    return DYN_MAP;
+  }
+}
+
+/** `$ref`, combinators and `const` make a schema the core does not type. */
+function untypable(schema: Record<string, unknown>): boolean {
+  return '$ref' in schema || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema;
+}
+
+/** A schema's one JSON type: `type`, a type list with one non-null entry, a string enum, or `properties`. */
+function singleType(schema: Record<string, unknown>): { type: string; nullable: boolean } | undefined {
   const type = schema.type;
-  if (typeof type === 'string') return type;
-  if (Array.isArray(type)) return type.length === 1 && typeof type[0] === 'string' ? type[0] : undefined;
-  if (isRecord(schema.properties) || isRecord(schema.additionalProperties)) return 'object';
-  const values = 'const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : [];
-  const kinds = new Set(values.map(jsonTypeOf));
-  return kinds.size === 1 ? [...kinds][0] : undefined;
-}
-
-function jsonTypeOf(value: unknown): string {
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  if (Array.isArray(value)) return 'array';
-  if (value === null) return 'null';
-  return typeof value;
-}
-
-function itemsOf(schema: Record<string, unknown>): JsonSchema | undefined {
-  const items = schema.items;
-  return typeof items === 'object' && items !== null && !Array.isArray(items) ? (items as JsonSchema) : undefined;
-}
-
-function objectShapeOf(schema: Record<string, unknown>, root: JsonSchema | undefined, depth: number): CelShape {
-  const additional = schema.additionalProperties;
-  const extra = additional === undefined || additional === false || additional === true
-    ? DYN
-    : shapeAt(additional as JsonSchema, root, depth + 1);
-  if (!isRecord(schema.properties) || Object.keys(schema.properties).length === 0) {
-    return { kind: 'map', values: additional === false ? DYN : extra };
+  if (typeof type === 'string') return { type, nullable: false };
+  if (Array.isArray(type)) {
+    const concrete = type.filter((t) => t !== 'null');
+    return concrete.length === 1 && typeof concrete[0] === 'string' ? { type: concrete[0], nullable: concrete.length < type.length } : undefined;
   }
-  const fields = new Map<string, CelShape>();
-  for (const [name, property] of Object.entries(schema.properties)) {
-    fields.set(name, shapeAt(property as JsonSchema, root, depth + 1));
-  }
-  const open = additional !== undefined && additional !== false;
-  return { kind: 'object', fields, open, extra };
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === 'string')) return { type: 'string', nullable: false };
+  if (isRecord(schema.properties)) return { type: 'object', nullable: false };
+  return undefined;
 }
-
-function resolveLocalRef(ref: string, root: JsonSchema | undefined): JsonSchema | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isRecord(node)) return undefined;
-    node = node[key];
-  }
-  return node as JsonSchema | undefined;
-}
-
 
 /**
  * The shape reached by a path of names from `shape`, or where the path leaves what is declared: `missing` is the
- * index of the first name the object at that point does not declare, with that object's names as candidates.
+ * index of the first name the message at that point does not declare, with that message.
  */
 export type PathLookup =
   | { found: CelShape }
-  | { missing: number; candidates: readonly string[] };
+  | { missing: number; owner: Extract<CelShape, { kind: 'object' }> };
 
-export function lookupPath(shape: CelShape, path: readonly string[]): PathLookup {
+/** One step of a path: a field or string key, or a list index. */
+export type PathStep = string | number;
+
+export function lookupPath(shape: CelShape, path: readonly PathStep[]): PathLookup {
   let current = shape;
   for (let i = 0; i < path.length; i++) {
-    if (current.kind === 'object') {
-      const next = current.fields.get(path[i]);
-      if (next !== undefined) current = next;
-      else if (current.open) current = current.extra;
-      else return { missing: i, candidates: [...current.fields.keys()] };
-    } else if (current.kind === 'map') {
+    const step = path[i]!;
+    if (current.kind === 'object' && typeof step === 'string') {
+      const next = current.fields.get(step);
+      if (next === undefined) return { missing: i, owner: current };
+      current = next;
+    } else if (current.kind === 'map' && typeof step === 'string') {
       current = current.values;
+    } else if (current.kind === 'list' && typeof step === 'number') {
+      current = current.items;
     } else {
-      // Names into a scalar or a list are the type checker's to report (a type error), not an unknown field.
+      // Anything else is the type checker's to report (an index into a scalar, a number into a map).
       return { found: DYN };
     }
   }
   return { found: current };
 }
 
-/** How a shape reads in messages: `int`, `list<string>`, `object`. */
+/** How a shape reads in messages: `int`, `list<string>`, the message's path. */
 export function describeShape(shape: CelShape): string {
   switch (shape.kind) {
     case 'list':
       return `list<${describeShape(shape.items)}>`;
     case 'map':
       return `map<string, ${describeShape(shape.values)}>`;
+    case 'object':
+      return shape.name;
     default:
       return shape.kind;
   }

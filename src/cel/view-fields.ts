@@ -4,7 +4,7 @@
  *
  * Screen expressions see `data` (the fields of the source's records: a process's data), `param.<name>` (the
  * view's params and the `id` of the record it was opened for; a component's params) and `settings`. A view over
- * a process also sees the record's own fields at the top level (`status`, `stage`, `id`, …). Aggregates
+ * a process also sees the process's variables and the record's `id`, `status` and `slaState`. Aggregates
  * (`count()`, `sum(x)`, …) are allowed only in metrics and chart blocks.
  */
 import { childPointer } from '../json/pointer.js';
@@ -52,15 +52,11 @@ export interface ViewExpression {
   aggregates: boolean;
 }
 
-/** Fields of one record of a process source, seen at the top level of a view's expressions. */
+/** The record of a process source, at the top level of a view's expressions: never null. */
 export const PROCESS_RECORD_SCHEMA: Readonly<Record<string, JsonSchema>> = {
   id: { type: 'string' },
-  key: { type: 'string' },
-  version: { type: 'integer' },
   status: { type: 'string' },
-  stage: { type: 'string' },
   slaState: { type: 'string' },
-  startedAt: { type: 'string', format: 'date-time' },
 };
 
 export interface ViewProfileOptions {
@@ -68,25 +64,42 @@ export interface ViewProfileOptions {
   data?: JsonSchema;
   /** The package settings schema. */
   settings?: JsonSchema;
-  /** The view's source is a process: its records' own fields are variables. */
-  processSource?: boolean;
+  /** The package of the screen, for messages about its settings. */
+  settingsPackage?: string;
+  /** The view's source is a process with these stages: the process's variables and its record's fields exist. */
+  stages?: readonly string[];
 }
+
+/** A param's type: text, uuid and date are nullable text, datetime a nullable instant, numbers and booleans nullable. */
+const PARAM_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  ...SIMPLE_TYPE_SCHEMAS,
+  date: { type: ['string', 'null'] },
+  uuid: { type: ['string', 'null'] },
+  string: { type: ['string', 'null'] },
+  integer: { type: ['integer', 'null'] },
+  number: { type: ['number', 'null'] },
+  boolean: { type: ['boolean', 'null'] },
+};
 
 /**
  * The profile of a View (`kind: 'View'`) or a Component. Params typed by a schema (`params.<n>.schema`) must
  * have their `$ref`s resolved by the caller.
  */
 export function viewProfile(kind: 'View' | 'Component', spec: unknown, options: ViewProfileOptions = {}): Profile {
-  const params: Record<string, JsonSchema> = kind === 'View' ? { id: { type: 'string' } } : {};
+  const params: Record<string, JsonSchema> = kind === 'View' ? { id: { type: ['string', 'null'] } } : {};
   const declared = isRecord(spec) && isRecord(spec.params) ? spec.params : {};
   for (const [name, param] of Object.entries(declared)) {
     if (!isRecord(param)) continue;
-    params[name] = isRecord(param.schema) ? param.schema : SIMPLE_TYPE_SCHEMAS[String(param.type)] ?? {};
+    params[name] = isRecord(param.schema) ? param.schema : PARAM_SCHEMAS[String(param.type)] ?? {};
   }
   const profile: Profile = { kind: 'view', params };
   if (options.data !== undefined) profile.data = options.data;
   if (options.settings !== undefined) profile.settings = options.settings;
-  if (options.processSource === true) profile.extraVariables = PROCESS_RECORD_SCHEMA;
+  if (options.settingsPackage !== undefined) profile.settingsPackage = options.settingsPackage;
+  if (options.stages !== undefined) {
+    profile.stages = options.stages;
+    profile.extraVariables = PROCESS_RECORD_SCHEMA;
+  }
   return profile;
 }
 

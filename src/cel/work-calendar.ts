@@ -99,6 +99,18 @@ class SpecCalendar implements WorkCalendar {
     throw new Error(`calendar '${this.key}' has no working hours within ${SEARCH_DAYS} days`);
   }
 
+  workingTimeBetween(from: Date, to: Date): number {
+    if (this.spec.workingHours === undefined) {
+      throw new Error(`calendar '${this.key}' has no workingHours — it counts working days only`);
+    }
+    const [low, high, sign] = from <= to ? [from.getTime(), to.getTime(), 1] : [to.getTime(), from.getTime(), -1];
+    let total = 0;
+    for (let day = this.clock.dayOf(low); day <= this.clock.dayOf(high); day++) {
+      for (const [start, end] of this.workingIntervals(day)) total += Math.max(0, Math.min(end, high) - Math.max(start, low));
+    }
+    return sign * total;
+  }
+
   private isWorkingDay(day: DayNumber): boolean {
     const date = isoDate(day);
     if (this.holidays.has(date)) return false;

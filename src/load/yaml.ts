@@ -18,7 +18,7 @@ import type { LoadResult } from './load-finding.js';
 import { lineStartsOf, loadError, positionAt, spanOf } from './load-finding.js';
 import { childPointer, pointerSegments } from '../json/pointer.js';
 import { mapScalar } from './scalar-offsets.js';
-import type { ScalarStyle } from './scalar-offsets.js';
+import type { ScalarMap, ScalarStyle } from './scalar-offsets.js';
 import { findSuppressions } from './suppressions.js';
 import { collectionTagAllowed, keyText, NOT_JSON, resolvePlain, resolveTagged, shortTag } from './yaml-scalars.js';
 import type { ScalarResult } from './yaml-scalars.js';
@@ -304,6 +304,7 @@ class YamlDocument implements SourceDocument {
   readonly suppressions: ReadonlyMap<number, readonly string[]>;
   private readonly root: unknown;
   private readonly anchors: ReadonlyMap<string, Node>;
+  private readonly scalarMaps = new Map<string, ScalarMap | undefined>();
 
   constructor(
     readonly file: string,
@@ -328,15 +329,29 @@ class YamlDocument implements SourceDocument {
   }
 
   locateInScalar(pointer: string, offset: number): Span {
+    const map = this.scalarMap(pointer);
+    if (map === undefined) return this.locate(pointer);
+    const index = Math.max(0, Math.min(offset, map.value.length));
+    const at = map.offsets[index]!;
+    return spanOf(this.lineStarts, at, index < map.value.length ? at + 1 : at);
+  }
+
+  /**
+   * Where each character of the string at `pointer` is written, or undefined when it is no scalar string whose
+   * text the map rebuilds. Kept per pointer: a finding locates its start and its end, and an expression may
+   * have several findings.
+   */
+  private scalarMap(pointer: string): ScalarMap | undefined {
+    if (this.scalarMaps.has(pointer)) return this.scalarMaps.get(pointer);
     const found = this.find(pointer);
     const node = isAlias(found.node) ? this.anchors.get(found.node.source) : found.node;
-    if (!found.complete || !isScalar(node) || !hasRange(node) || node.type === undefined) return this.locate(pointer);
-    const expected = String(node.value);
-    const map = mapScalar(this.text, node.range[0], node.range[1], node.type as ScalarStyle).find((m) => m.value === expected);
-    if (map === undefined) return this.locate(pointer);
-    const index = Math.max(0, Math.min(offset, expected.length));
-    const at = map.offsets[index]!;
-    return spanOf(this.lineStarts, at, index < expected.length ? at + 1 : at);
+    let map: ScalarMap | undefined;
+    if (found.complete && isScalar(node) && hasRange(node) && node.type !== undefined) {
+      const expected = String(node.value);
+      map = mapScalar(this.text, node.range[0], node.range[1], node.type as ScalarStyle).find((m) => m.value === expected);
+    }
+    this.scalarMaps.set(pointer, map);
+    return map;
   }
 
   /** The node at `pointer`, or the deepest node on its way (`complete: false`). */

@@ -55,3 +55,61 @@ function resolveLocalRef(schema: Record<string, unknown>, root: Record<string, u
   }
   return current;
 }
+
+/**
+ * Where a written key (`a.b.c` of `set`, `output.as`, `call.input`, …) leads in its target schema, as the core
+ * resolves it: through `properties`, or through `additionalProperties` where a node declares no properties.
+ * `field` is the schema written (undefined where the schema says nothing definite: nothing is judged); `missing`
+ * the index of the first name a node with properties does not declare.
+ */
+export type WriteTarget = { field?: Record<string, unknown> } | { missing: number; declared: string[] };
+
+export function writeTarget(root: Record<string, unknown>, path: readonly string[]): WriteTarget {
+  let current: Record<string, unknown> = root;
+  for (let i = 0; i < path.length; i++) {
+    const properties = current.properties;
+    if (isRecord(properties) && Object.keys(properties).length > 0) {
+      const next = Object.hasOwn(properties, path[i]!) ? properties[path[i]!] : undefined;
+      if (next === undefined) return { missing: i, declared: Object.keys(properties) };
+      if (!isRecord(next)) return {};
+      current = next;
+      continue;
+    }
+    if (!isRecord(current.additionalProperties)) return {};
+    current = current.additionalProperties;
+  }
+  return { field: current };
+}
+
+/** The JSON types a schema's `type` names (`'integer'` or `['string', 'null']`); empty when it names none. */
+export function jsonTypesOf(schema: Record<string, unknown>): string[] {
+  const type = schema.type;
+  if (typeof type === 'string') return [type];
+  return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/** The JSON types a value of a CEL type can be written as (compat-core-validators.md §2.7). */
+const JSON_TYPES_OF_CEL: Readonly<Record<string, readonly string[]>> = {
+  string: ['string'],
+  bytes: ['string'],
+  timestamp: ['string'],
+  duration: ['string'],
+  int: ['integer', 'number'],
+  uint: ['integer', 'number'],
+  double: ['number'],
+  bool: ['boolean'],
+  list: ['array'],
+  map: ['object'],
+  null: ['null'],
+};
+
+/**
+ * Whether an expression of CEL type `general` (`int`, `list`, `map` for objects, `dyn`, …) fits a field whose JSON
+ * types are `types`: dyn and a field without a type always do; a double does not fit an integer field, nor null a
+ * field that does not list `null`.
+ */
+export function celTypeFits(general: string, types: readonly string[]): boolean {
+  if (types.length === 0 || general === 'dyn') return true;
+  const accepted = JSON_TYPES_OF_CEL[general];
+  return accepted === undefined || accepted.some((type) => types.includes(type));
+}

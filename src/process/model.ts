@@ -347,3 +347,49 @@ function elementsOf(spec: Raw): ProcessElement[] {
   }
   return elements;
 }
+
+/** A key a process writes into its data: `start.set`, `correlate[].set`, a `set` step, `output.as`, `export.as`. */
+export interface DataWrite {
+  /** The key as written: a dotted path (`purchase.number`). */
+  key: string;
+  /** JSON Pointer of the expression it writes. */
+  pointer: string;
+}
+
+/** Every key the process writes into data, in document order of its parts. */
+export function dataWrites(model: ProcessModel): DataWrite[] {
+  const writes: DataWrite[] = [];
+  const fromMap = (map: unknown, pointer: string): void => {
+    if (!isRecord(map)) return;
+    for (const key of Object.keys(map)) writes.push({ key, pointer: childPointer(pointer, key) });
+  };
+  if (model.start !== undefined) fromMap(model.start.set, '/spec/start/set');
+  for (const handler of model.correlate) fromMap(handler.set, `${handler.pointer}/set`);
+  for (const step of model.steps) {
+    if (step.kind === 'set') fromMap(step.body, `${step.pointer}/set`);
+    for (const mapping of ['output', 'export'] as const) {
+      const node = step.node[mapping];
+      if (isRecord(node)) fromMap(node.as, `${step.pointer}/${mapping}/as`);
+    }
+  }
+  return writes;
+}
+
+/**
+ * Whether a read of a data path is covered by the writes: a write of the path, of a prefix of it, or of something
+ * below it. Built once per process: a process reads and writes many fields.
+ */
+export function writtenPaths(writes: readonly DataWrite[]): (path: readonly string[]) => boolean {
+  const keys = new Set<string>();
+  const prefixes = new Set<string>();
+  for (const write of writes) {
+    keys.add(write.key);
+    const names = write.key.split('.');
+    for (let i = 1; i <= names.length; i++) prefixes.add(names.slice(0, i).join('.'));
+  }
+  return (path) => {
+    if (prefixes.has(path.join('.')) || (path.length === 0 && keys.size > 0)) return true;
+    for (let i = 1; i <= path.length; i++) if (keys.has(path.slice(0, i).join('.'))) return true;
+    return false;
+  };
+}

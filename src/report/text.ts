@@ -17,8 +17,16 @@ export function renderFinding(finding: Finding, source: string | undefined, pain
   return out.join('\n');
 }
 
+/** The lines of the file last framed: findings come file by file, and splitting a large file per finding is quadratic. */
+let framed: { source: string; lines: string[] } | undefined;
+
+function linesOf(source: string): string[] {
+  if (framed?.source !== source) framed = { source, lines: source.split(/\r?\n/) };
+  return framed.lines;
+}
+
 function codeFrame(finding: Finding, source: string, paint: Paint): string[] {
-  const lines = source.split(/\r?\n/);
+  const lines = linesOf(source);
   if (finding.line < 1 || finding.line > lines.length) return [];
   const first = Math.max(1, finding.line - CONTEXT);
   const last = Math.min(lines.length, finding.line + CONTEXT);

@@ -17,6 +17,7 @@ const env = createEnvironment({
   },
   settings: { type: 'object', properties: { threshold: { type: 'integer' } } },
   stages: ['intake'],
+  calendar: true,
 });
 
 /** Monday to Friday are working days; working time is the whole working day. Test input, not a package calendar. */
@@ -89,8 +90,23 @@ describe('evaluate', () => {
   });
 
   it('refuses an expression that does not check, with the check finding code', () => {
-    expect(() => run('data.decison', { data: {} })).toThrow(expect.objectContaining({ code: 'unknown_data_field' }));
-    expect(() => run('now()', {})).toThrow(expect.objectContaining({ code: 'now_not_allowed' }));
+    expect(() => run('data.decison', { data: {} })).toThrow(expect.objectContaining({ code: 'expression_type_error' }));
+    expect(() => run('now()', {})).toThrow(expect.objectContaining({ code: 'expression_type_error' }));
+  });
+
+  it('matches with RE2: (?i) flags and POSIX classes work', () => {
+    expect(run("data.decision.matches('(?i)^GO$') && matches(data.decision, '^[[:alpha:]]+$')", { data: { decision: 'go' } })).toBe(true);
+    expect(run("data.decision.matches('^g')", { data: { decision: 'stop' } })).toBe(false);
+  });
+
+  it('gives the core functions: decimal, the list members, optMap, duration + timestamp', () => {
+    expect(run("decimal(' 1500000.50 ') + decimal(data.count)", { data: { count: 2 } })).toBe(1500002.5);
+    expect(() => run("decimal('1,5')", {})).toThrow(expect.objectContaining({ code: 'expression_error' }));
+    expect(run('[3, 1, 2, 1].distinct().sort().slice(0, 2)', {})).toEqual([1, 2]);
+    expect(run('[[1], [2, 3]].flatten()', {})).toEqual([1, 2, 3]);
+    expect(run("data.?decision.optMap(d, d + '!').orValue('none')", { data: { decision: 'go' } })).toBe('go!');
+    expect(run("duration('P1D') + data.due", { data: { due: '2026-03-02T09:00:00Z' } })).toBe('2026-03-03T09:00:00.000Z');
+    expect(run('string(data.due)', { data: { due: '2026-03-02T09:00:00Z' } })).toBe('2026-03-02T09:00:00Z');
   });
 
   it('substitutes installation variables as the check does', () => {

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { checkExpression, createEnvironment, viewExpressions, viewProfile } from '../../src/cel/index.js';
-import { expressionProfile, processExpressions, processProfile } from '../../src/process/index.js';
+import { expressionProfile, processExpressions, processProfile, stepResultOf } from '../../src/process/index.js';
 import type { CelEnvironment, InstallVariable, JsonSchema, Profile } from '../../src/cel/index.js';
 
 /** One diagnostic, where it is and what it says. */
@@ -60,11 +60,13 @@ function environments(): (profile: Profile) => CelEnvironment {
 export function processExpressionFindings(file: string): ExpressionFindings {
   const spec = withResolvedData(file, readYaml(file).spec as Record<string, unknown>);
   const { settings, variables } = manifestOf(file);
-  const base = processProfile(spec, settings);
+  const base = processProfile(spec, settings, settings === undefined ? undefined : 'the package');
   const env = environments();
   const expressions = processExpressions(spec);
+  const decisions = ((spec.decisions ?? []) as Record<string, unknown>[]);
+  const results = (step: Record<string, unknown>) => stepResultOf(step, decisions);
   const findings = expressions.flatMap((e) =>
-    checkExpression(env(expressionProfile(base, e)), e.source, { expected: e.expected, variables }).diagnostics.map(
+    checkExpression(env(expressionProfile(base, e, results)), e.source, { expected: e.expected, variables }).diagnostics.map(
       (d) => `${e.pointer}: ${e.source}: ${d.code} ${d.message}`,
     ),
   );
@@ -94,7 +96,8 @@ export function screenExpressionFindings(pkg: string): ExpressionFindings {
       }));
       const source = (spec.source ?? {}) as Record<string, unknown>;
       const data = typeof source.process === 'string' ? processes.get(source.process)?.data as JsonSchema : undefined;
-      const profile = viewProfile(doc.kind as 'View' | 'Component', { ...spec, params }, { data, settings, processSource: data !== undefined });
+      const stages = typeof source.process === 'string' ? (processes.get(source.process)?.stages as { id: string }[] | undefined)?.map((stage) => stage.id) : undefined;
+      const profile = viewProfile(doc.kind as 'View' | 'Component', { ...spec, params }, { data, settings, ...(stages !== undefined ? { stages } : {}) });
       for (const e of viewExpressions(spec)) {
         checked++;
         const result = checkExpression(env({ ...profile, aggregates: e.aggregates }), e.source, { expected: e.expected, variables });

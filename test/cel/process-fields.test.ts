@@ -1,10 +1,10 @@
-// Which fields of a process and of a view are expressions, in which environment, and of which type.
+// Which fields of a process and of a view are expressions, in which environment, and of which type (cp/1).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { checkExpression, createEnvironment, viewExpressions } from '../../src/cel/index.js';
-import { expressionProfile, processExpressions, processProfile } from '../../src/process/index.js';
+import { expressionProfile, processExpressions, processProfile, stepResultOf } from '../../src/process/index.js';
 import type { JsonSchema } from '../../src/cel/index.js';
 import type { ProcessExpression } from '../../src/process/index.js';
 
@@ -18,18 +18,19 @@ const at = (pointer: string): ProcessExpression => {
   if (found === undefined) throw new Error(`no expression at ${pointer}`);
   return found;
 };
+const results = (step: Record<string, unknown>) => stepResultOf(step, spec.decisions as Record<string, unknown>[]);
 const check = (e: ProcessExpression, source = e.source) =>
-  checkExpression(createEnvironment(expressionProfile(base, e)), source, { expected: e.expected });
+  checkExpression(createEnvironment(expressionProfile(base, e, results)), source, { expected: e.expected });
 
 describe('processExpressions', () => {
   it('finds every expression of the fixture, in document order, with what each field needs', () => {
     expect(expressions.map((e) => [e.pointer, e.expected])).toEqual([
       ['/spec/owner/0/expr', 'string'],
       ['/spec/start/on/where', 'bool'],
-      ['/spec/start/key', 'string'],
+      ['/spec/start/key', ['string', 'int', 'uint']],
       ['/spec/start/set/amount', undefined],
       ['/spec/start/set/due', undefined],
-      ['/spec/decisions/0/inputs/0/expr', ['int', 'double']],
+      ['/spec/decisions/0/inputs/0/expr', undefined],
       ['/spec/stages/0/exit', 'bool'],
       ['/spec/stages/0/steps/0/output/as/level', undefined],
       ['/spec/stages/0/steps/0/decide/input/amount', undefined],
@@ -37,8 +38,8 @@ describe('processExpressions', () => {
       ['/spec/stages/0/steps/1/output/as/answer', undefined],
       ['/spec/stages/0/steps/1/output/as/reviewer', undefined],
       ['/spec/stages/0/steps/1/human/title', 'string'],
-      ['/spec/stages/0/steps/1/human/due/workdays/expr', 'int'],
-      ['/spec/stages/0/steps/1/human/due/warnBefore/workhours/expr', 'int'],
+      ['/spec/stages/0/steps/1/human/due/workdays/expr', ['int', 'uint']],
+      ['/spec/stages/0/steps/1/human/due/warnBefore/workhours/expr', ['int', 'uint']],
       ['/spec/stages/0/steps/2/try/do/0/call/input/amount', undefined],
       ['/spec/stages/0/steps/2/try/do/0/call/timeout/at', ['timestamp', 'duration']],
       ['/spec/stages/0/steps/2/try/catch/0/do/0/set/failure', undefined],
@@ -72,7 +73,7 @@ describe('processExpressions', () => {
     const answer = at('/spec/stages/0/steps/1/output/as/answer');
     expect(check(answer).type).toBe('string');
     const [d] = check(answer, 'step.result.answr').diagnostics;
-    expect([d.code, d.hint]).toEqual(['expression_type_error', "did you mean 'answer'?"]);
+    expect([d.code, d.hint]).toEqual(['expression_type_error', 'step.result has answer']);
   });
 
   it('types step.result of an output mapping by the decision table outputs', () => {
@@ -81,10 +82,34 @@ describe('processExpressions', () => {
     expect(check(level, 'step.result.approvers').type).toBe('double');
   });
 
-  it('types a decision table input by its declared type', () => {
+  it('lets a decision table input give anything: its type is the input type when none is written', () => {
     const input = at('/spec/decisions/0/inputs/0/expr');
     expect(check(input).diagnostics).toEqual([]);
-    expect(check(input, 'data.level').diagnostics.map((d) => d.code)).toEqual(['expression_type_error']);
+    expect(check(input, 'data.level').diagnostics).toEqual([]);
+  });
+
+  it('types the result of the step being compensated as compensated.result', () => {
+    const compensation = processExpressions({
+      stages: [{ id: 's', steps: [{ id: 'ask', human: { taskType: 't', form: { schema: { type: 'object', properties: { ok: { type: 'boolean' } } } } },
+        onCompensate: [{ id: 'undo', set: { note: 'compensated.result.ok' } }] }] }],
+    });
+    const [undo] = compensation;
+    expect(undo!.compensated).toBeDefined();
+    expect(check(undo!).type).toBe('bool');
+    expect(check(undo!, 'compensated.result.okk').diagnostics.map((d) => d.hint)).toEqual(['compensated.result has ok']);
+  });
+
+  it('needs a key of a memory entity, or a list of keys with many: true, and types a recall filter by its op', () => {
+    const found = processExpressions({
+      memory: { entities: [{ key: 'data.a', many: true }, { key: 'data.b' }] },
+      stages: [{ id: 's', steps: [{ id: 'r', recall: { where: [{ field: 'f', op: 'in', value: 'data.c' }, { field: 'g', op: 'eq', value: ['data.d', 3] }] } }] }],
+    });
+    expect(found.map((e) => [e.pointer, e.expected])).toEqual([
+      ['/spec/memory/entities/0/key', 'list'],
+      ['/spec/memory/entities/1/key', ['string', 'int', 'uint']],
+      ['/spec/stages/0/steps/0/recall/where/0/value', 'list'],
+      ['/spec/stages/0/steps/0/recall/where/1/value/0', undefined],
+    ]);
   });
 
   it('skips what is not a string and parts of the wrong shape', () => {

@@ -41,8 +41,8 @@ describe('the process-language rules on the processes of the corpus', () => {
 
   it('acme-claims: subject and kind are read by the memory projection, and nothing writes them', async () => {
     expect(await processLanguageFindings({ cwd: corpus('fixtures/manifest/acme-claims') })).toEqual([
-      'processes/claim.yaml:19:38 unwritten_data_field data.subject is read here, but no start.set, set or output.as writes it and spec.data does not require it',
-      'processes/claim.yaml:20:19 unwritten_data_field data.kind is read here, but no start.set, set or output.as writes it and spec.data does not require it',
+      'processes/claim.yaml:19:38 unwritten_data_field data.subject is read here, but no start.set, correlate.set, set, output.as or export.as writes it',
+      'processes/claim.yaml:20:19 unwritten_data_field data.kind is read here, but no start.set, correlate.set, set, output.as or export.as writes it',
     ]);
   });
 
@@ -53,7 +53,7 @@ describe('the process-language rules on the processes of the corpus', () => {
     copyFileSync(corpus('fixtures/process/purchase.process.yaml'), join(dir, 'processes/purchase.yaml'));
     writeFileSync(join(dir, 'package.yaml'), `apiVersion: taimen.ai/v1\nkind: Package\nkey: ${dir.split('/').at(-1)}\nspec: {version: 1.0.0, displayName: Purchase}\n`);
     expect(await processLanguageFindings({ cwd: dir })).toEqual([
-      'processes/purchase.yaml:87:25 unknown_data_field data.approversNeeded is written here, but spec.data of the process does not declare it',
+      'processes/purchase.yaml:87:25 unknown_data_field data has no field approversNeeded',
     ]);
   });
 });

@@ -29,7 +29,7 @@ const CASES = {
   // a CEL range inside a quoted YAML string: columns count from the line, not the expression
   'cel-range-in-quoted-string': () => casePackage('expression_too_complex/invalid/four-nested-macros', 'orders'),
   // a warning and nothing else: the check passes
-  'warning-only': () => casePackage('decision_table_shadowed_rule/invalid/catch-all-first', 'orders'),
+  'warning-only': () => casePackage('table_rule_unreachable/invalid/catch-all-first', 'orders'),
 } as const;
 
 const laidCases: string[] = [];

@@ -96,7 +96,7 @@ const keysList = once(async () => {
 const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }> = {
   // errors, warnings and a suppressed finding in one report
   check: { exit: 1, run: () => {
-    const laid = overlayCase(join(FIXTURES, 'check/decision_table_shadowed_rule/invalid/catch-all-first'));
+    const laid = overlayCase(join(FIXTURES, 'check/table_rule_unreachable/invalid/catch-all-first'));
     copies.push(laid);
     return json(['check', 'fixtures/check/cli/broken/packages/shop', join(laid, 'packages/orders')]);
   } },

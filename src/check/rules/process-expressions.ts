@@ -1,153 +1,273 @@
 /**
- * The expressions of processes (issue 7): every CEL field of a Process is checked in the taimen/1 profile —
- * syntax, size, types, the data and settings fields it reads — and the data a process writes is checked against
- * its `spec.data`: each `start.set` / `set` / `output.as` key names a declared field and gives a value of the
- * field's type, and each field an expression reads is written somewhere or required from the start.
+ * The expressions of processes (compat-core-validators.md §2.6–§2.7): every CEL field of a Process compiles in
+ * the `cp/1` profile where it stands, and what a process writes fits its target — `start.set`, `correlate[].set`,
+ * `set`, `output.as` and `export.as` into `spec.data`, `call.input` into the skill's input schema,
+ * `human.customFields` into the task type's fields — and each data field an expression reads is written
+ * somewhere.
  */
-import { checkExpression, createEnvironment, type CelEnvironment, type CheckResult, type PathRead, type JsonSchema, type Profile } from '../../cel/index.js';
-import { expressionProfile, processExpressions, processProfile, type ProcessExpression } from '../../process/index.js';
+import {
+  celGeneralType, checkExpression, createEnvironment, type CelEnvironment, type CheckResult, type JsonSchema, type Profile,
+} from '../../cel/index.js';
+import {
+  celTypeFits, dataWrites, expressionProfile, jsonTypesOf, processExpressions, processModel, processProfile, stepResultOf, writeTarget, writtenPaths,
+  type DataWrite, type ProcessExpression, type StepCatalog, type StepResult,
+} from '../../process/index.js';
 import type { SourceDocument } from '../../json/document.js';
 import { childPointer, pointerSegments } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
-import { lookupDataField, processModel } from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { EXPRESSION_CODES, reportDiagnostics } from '../expression-findings.js';
 import { isRecord } from '../../json/guards.js';
 
-/** A data path a process writes: a key of `start.set`, `correlate[].set`, a step's `set` or `output.as`. */
-interface DataWrite {
-  path: string[];
+/** What a written key lands in, and how a finding names it. */
+type WriteKind = 'data' | 'skill' | 'customFields';
+
+/** A key a process writes, with the expression it writes. */
+interface Write {
+  kind: WriteKind;
+  /** `a.b.c` as written. */
+  key: string;
   /** JSON Pointer of the written expression (its key is the path). */
   pointer: string;
 }
 
+const misfit = (d: { key: string; types: string; type: string }) => `${d.key} is ${d.types}, the expression gives ${d.type}`;
+
 export const processExpressionRules = defineRule({
   id: 'process/expressions',
-  description: 'Every CEL expression of a process type-checks in the taimen/1 profile, and the data it reads and writes fits spec.data.',
+  description: 'Every CEL expression of a process compiles in the cp/1 profile, and what the process writes fits its data, skill inputs and task fields.',
   codes: {
     ...EXPRESSION_CODES,
-    unwritten_data_field: {
-      severity: 'warning',
-      summary: 'An expression reads a data field that nothing writes (start.set, set, output.as) and spec.data does not require.',
-      message: (d: { path: string }) => `${d.path} is read here, but no start.set, set or output.as writes it and spec.data does not require it`,
+    unknown_data_field: {
+      severity: 'error',
+      core: true,
+      summary: 'A key of start.set, correlate.set, set, output.as or export.as names a field spec.data does not declare.',
+      message: (d: { owner: string; field: string }) => `${d.owner} has no field ${d.field}`,
     },
     data_type_mismatch: {
       severity: 'error',
-      summary: 'A value written into data (start.set, set, output.as) has a type or value that the field of spec.data does not accept.',
-      message: (d: { path: string; problem: string }) => `${d.path} ${d.problem}`,
+      core: true,
+      summary: 'A value written into data does not have the JSON type of its field (a double into an integer, null into a field that is not nullable, …).',
+      message: misfit,
+    },
+    data_value_outside_enum: {
+      severity: 'warning',
+      summary: 'A text literal written into data is none of the values of the field\'s enum (the core does not check it; the write fails at run time).',
+      message: (d: { key: string; value: string; allowed: string }) => `${d.key} takes one of ${d.allowed}, the expression writes '${d.value}'`,
+    },
+    unwritten_data_field: {
+      severity: 'warning',
+      core: true,
+      summary: 'An expression reads a data field, not under has() or .?, that no start.set, correlate.set, set, output.as or export.as writes.',
+      message: (d: { path: string }) => `${d.path} is read here, but no start.set, correlate.set, set, output.as or export.as writes it`,
+    },
+    unknown_skill_input: {
+      severity: 'error',
+      core: true,
+      summary: 'A key of call.input names no field of the input schema of the skill the step calls.',
+      message: (d: { owner: string; field: string }) => `the skill input${d.owner === '' ? '' : ` ${d.owner}`} has no field ${d.field}`,
+    },
+    skill_input_type_mismatch: {
+      severity: 'error',
+      core: true,
+      summary: 'A value of call.input does not have the JSON type of its field in the skill input schema.',
+      message: misfit,
+    },
+    skill_input_missing: {
+      severity: 'error',
+      core: true,
+      summary: 'A call step gives the skill none of some inputs its input schema requires (and has no input.from).',
+      message: (d: { skill: string; missing: string }) => `skill '${d.skill}' requires ${d.missing}`,
+    },
+    unknown_custom_field: {
+      severity: 'error',
+      core: true,
+      summary: 'A key of human.customFields names no field of the fieldSchema of the task type.',
+      message: (d: { owner: string; field: string }) => `the fieldSchema of the task type${d.owner === '' ? '' : ` at ${d.owner}`} has no field ${d.field}`,
+    },
+    custom_field_type_mismatch: {
+      severity: 'error',
+      core: true,
+      summary: 'A value of human.customFields does not have the JSON type of its field in the fieldSchema of the task type.',
+      message: misfit,
     },
   },
   check(context) {
-    const processes = context.objects('Process');
-    const calledWith = callInputs(processes);
-    // Processes with the same data, stages and settings share their environments (and so their checks).
+    // Processes with the same profile share their environments (and so their checks).
     const shared = new Map<string, Environments>();
-    for (const process of processes) {
+    for (const process of context.objects('Process')) {
       const pkg = context.workspace.package(process.package);
       const data = context.facts.dataSchema(process);
       const spec = data === undefined ? process.spec : { ...process.spec, data };
-      const settings = context.facts.expressionSettings(pkg);
-      const profile = processProfile(spec, settings);
+      const profile = processProfile(spec, context.facts.expressionSettings(pkg), pkg?.key);
       const key = JSON.stringify(profile);
       let environments = shared.get(key);
       if (environments === undefined) shared.set(key, (environments = new Environments(profile)));
+      const catalog = stepCatalog(context, process);
+      const results = stepResults(spec, catalog);
       const variables = context.facts.variables(pkg);
-      const results = new Map<string, CheckResult>();
+      const checked = new Map<string, CheckResult>();
       for (const expression of processExpressions(spec)) {
-        const result = checkExpression(environments.of(expression), expression.source, { expected: expression.expected, variables });
-        results.set(expression.pointer, result);
+        const result = checkExpression(environments.of(expression, results), expression.source, { expected: expression.expected, variables });
+        checked.set(expression.pointer, result);
         reportDiagnostics(context, process.document, expression.pointer, result);
       }
-      if (data === undefined) continue;
-      const writes = dataWrites(process);
-      checkWrites(context, process, data, writes, results);
-      checkReads(context, process, data, [...writes, ...(calledWith.get(process.key) ?? [])], results);
+      new WriteCheck(context, process, checked).run(data);
+      reportUnwritten(context, process, dataWrites(processModel(process.spec)), checked);
     }
   },
 });
 
-/** Environments of one process: the base profile, narrowed per step result and catch names — each built once. */
+type Context = RuleContext<(typeof processExpressionRules)['codes']>;
+
+/** Environments of one profile: the base, narrowed per step result, catch names and compensation — each built once. */
 class Environments {
-  private readonly built = new Map<JsonSchema | undefined, Map<string, CelEnvironment>>();
+  private readonly built = new Map<string, CelEnvironment>();
+  private readonly ids = new WeakMap<object, number>();
+  private next = 1;
 
   constructor(private readonly base: Profile) {}
 
-  of(expression: ProcessExpression): CelEnvironment {
-    let byNames = this.built.get(expression.stepResult);
-    if (byNames === undefined) this.built.set(expression.stepResult, (byNames = new Map()));
-    const names = expression.catchNames.join('\u0000');
-    let env = byNames.get(names);
-    if (env === undefined) byNames.set(names, (env = createEnvironment(expressionProfile(this.base, expression))));
+  of(expression: ProcessExpression, results: (step: Record<string, unknown>) => StepResult): CelEnvironment {
+    // Keyed by the schemas themselves: steps of one task type or skill share their environment.
+    const step = expression.step === undefined ? undefined : results(expression.step);
+    const compensated = expression.compensated === undefined ? undefined : results(expression.compensated);
+    const parts = [expression.step === undefined ? -1 : this.id(step?.result), this.id(step?.customFields), expression.compensated === undefined ? -1 : this.id(compensated?.result)];
+    const key = `${parts.join('|')}|${expression.catchNames.join('\u0000')}`;
+    let env = this.built.get(key);
+    if (env === undefined) this.built.set(key, (env = createEnvironment(expressionProfile(this.base, expression, results))));
     return env;
   }
+
+  private id(value: unknown): number {
+    if (typeof value !== 'object' || value === null) return 0;
+    let id = this.ids.get(value);
+    if (id === undefined) this.ids.set(value, (id = this.next++));
+    return id;
+  }
 }
 
-/** Every data path the process writes, with the expression it writes. */
-function dataWrites(process: PackageObject): DataWrite[] {
-  const writes: DataWrite[] = [];
-  const fromMap = (map: unknown, pointer: string): void => {
-    if (!isRecord(map)) return;
-    for (const key of Object.keys(map)) writes.push({ path: key.split('.'), pointer: childPointer(pointer, key) });
+/** The skills and task types a process names, as the package sees them. */
+function stepCatalog(context: Context, process: PackageObject): StepCatalog & { skillInput(skill: string): JsonSchema | undefined } {
+  const skill = (name: string) => context.lookup(process.package, 'Skill', name)?.spec;
+  const contract = (name: string) => { const spec = skill(name); return isRecord(spec?.contract) ? spec.contract : undefined; };
+  return {
+    skillOutput: (name) => (contract(name)?.outputs ?? skill(name)?.outputSchema) as JsonSchema | undefined,
+    skillInput: (name) => (contract(name)?.inputs ?? skill(name)?.inputSchema) as JsonSchema | undefined,
+    taskFields: (taskType) => context.lookup(process.package, 'TaskType', taskType)?.spec.fieldSchema as JsonSchema | undefined,
   };
-  const start = process.spec.start;
-  if (isRecord(start)) fromMap(start.set, '/spec/start/set');
-  const correlate = process.spec.correlate;
-  if (Array.isArray(correlate)) correlate.forEach((entry, i) => isRecord(entry) && fromMap(entry.set, `/spec/correlate/${i}/set`));
-  const model = processModel(process.spec);
-  for (const element of model.elements) {
-    const step = model.stepAt(element.pointer);
-    if (step === undefined) continue;
-    if (step.kind === 'set') fromMap(step.body, `${step.pointer}/set`);
-    const output = step.node.output;
-    if (isRecord(output)) fromMap(output.as, `${step.pointer}/output/as`);
-  }
-  return writes;
 }
 
-/** The data a process gets from the processes that call it (`call: {process, input}`), by the callee's key. */
-function callInputs(processes: readonly PackageObject[]): Map<string, DataWrite[]> {
-  const inputs = new Map<string, DataWrite[]>();
-  for (const caller of processes) {
-    const model = processModel(caller.spec);
-    for (const element of model.elements) {
-      const step = model.stepAt(element.pointer);
-      if (step?.kind !== 'call' || !isRecord(step.body)) continue;
-      const { process, input } = step.body;
-      if (typeof process !== 'string' || !isRecord(input)) continue;
-      const list = inputs.get(process) ?? [];
-      for (const key of Object.keys(input)) list.push({ path: key.split('.'), pointer: '' });
-      inputs.set(process, list);
+/** `stepResultOf` once per step: environments are shared by the identity of what it returns. */
+function stepResults(spec: Record<string, unknown>, catalog: StepCatalog): (step: Record<string, unknown>) => StepResult {
+  const decisions = Array.isArray(spec.decisions) ? spec.decisions.filter(isRecord) : [];
+  const known = new WeakMap<Record<string, unknown>, StepResult>();
+  return (step) => {
+    let result = known.get(step);
+    if (result === undefined) known.set(step, (result = stepResultOf(step, decisions, catalog)));
+    return result;
+  };
+}
+
+/** Every key the process writes into data (see `dataWrites` of the process model). */
+function dataWritesOf(process: PackageObject): Write[] {
+  return dataWrites(processModel(process.spec)).map((write) => ({ kind: 'data', ...write }));
+}
+
+/** Writes into data, skill inputs and task fields: each key names a field, and each value fits it. */
+class WriteCheck {
+  private readonly catalog: ReturnType<typeof stepCatalog>;
+
+  constructor(
+    private readonly context: Context,
+    private readonly process: PackageObject,
+    private readonly checked: ReadonlyMap<string, CheckResult>,
+  ) {
+    this.catalog = stepCatalog(context, process);
+  }
+
+  run(data: Record<string, unknown> | undefined): void {
+    if (data !== undefined) for (const write of dataWritesOf(this.process)) this.write(write, data, '');
+    for (const step of processModel(this.process.spec).steps) {
+      if (step.kind === 'call' && isRecord(step.body) && typeof step.body.skill === 'string') this.callInput(step.body, step.pointer, step.node);
+      if (step.kind === 'human' && isRecord(step.body) && typeof step.body.taskType === 'string' && isRecord(step.body.customFields)) {
+        const fields = this.catalog.taskFields(step.body.taskType);
+        if (isRecord(fields) && fields.type === 'object') {
+          for (const key of Object.keys(step.body.customFields)) {
+            this.write({ kind: 'customFields', key, pointer: childPointer(`${step.pointer}/human/customFields`, key) }, fields, '');
+          }
+        }
+      }
     }
   }
-  return inputs;
-}
 
-type Context = RuleContext<(typeof processExpressionRules)['codes']>;
-
-/** Each written path is a declared field, and the value's type fits it. */
-function checkWrites(context: Context, process: PackageObject, data: Record<string, unknown>, writes: readonly DataWrite[], results: ReadonlyMap<string, CheckResult>): void {
-  for (const write of writes) {
-    const path = `data.${write.path.join('.')}`;
-    const field = lookupDataField(data, write.path);
-    if ('missing' in field) {
-      const name = write.path[field.missing]!;
-      context.report('unknown_data_field', { document: process.document, pointer: write.pointer, part: 'key' }, {
-        message: `${path} is written here, but spec.data of the process does not declare it`,
-      }, {
-        hint: didYouMean(name, field.declared) ?? `declare '${name}' in spec.data`,
+  private callInput(call: Record<string, unknown>, stepPointer: string, step: Record<string, unknown>): void {
+    const skill = call.skill as string;
+    const schema = this.catalog.skillInput(skill);
+    if (!isRecord(schema) || schema.type !== 'object') return;
+    const input = isRecord(call.input) ? call.input : {};
+    const at = `${stepPointer}/call`;
+    for (const key of Object.keys(input)) this.write({ kind: 'skill', key, pointer: childPointer(`${at}/input`, key) }, schema, skill);
+    const given = new Set(Object.keys(input).map((key) => key.split('.')[0]));
+    const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [];
+    const missing = required.filter((name) => !given.has(name));
+    const from = isRecord(step.input) && step.input.from !== undefined;
+    if (missing.length > 0 && !from) {
+      this.context.report('skill_input_missing', this.place(isRecord(call.input) ? `${at}/input` : at, 'key'), { skill, missing: missing.join(', ') }, {
+        hint: `give ${missing.join(', ')} in call.input, or the whole input with input.from`,
       });
-      continue;
-    }
-    const result = results.get(write.pointer);
-    const source = valueAt(process.document, write.pointer);
-    if (result === undefined || result.type === undefined || source === undefined) continue;
-    const problem = misfit(result.type, source, field.schema);
-    if (problem !== undefined) {
-      context.report('data_type_mismatch', { document: process.document, pointer: write.pointer, offset: 0, length: source.length }, { path, problem: problem.text },
-        problem.hint === undefined ? {} : { hint: problem.hint });
     }
   }
+
+  private place(pointer: string, part?: 'key') {
+    return part === undefined ? { document: this.process.document, pointer } : { document: this.process.document, pointer, part };
+  }
+
+  private write(write: Write, schema: Record<string, unknown>, skill: string): void {
+    const path = write.key.split('.');
+    const target = writeTarget(schema, path);
+    if ('missing' in target) {
+      const field = path[target.missing]!;
+      const prefix = path.slice(0, target.missing).join('.');
+      const hint = didYouMean(field, target.declared) ?? `declared: ${target.declared.join(', ')}`;
+      const place = this.place(write.pointer, 'key');
+      if (write.kind === 'data') this.context.report('unknown_data_field', place, { owner: prefix === '' ? 'data' : `data.${prefix}`, field }, { hint });
+      else if (write.kind === 'skill') this.context.report('unknown_skill_input', place, { owner: prefix, field }, { hint: `${hint} (skill ${skill})` });
+      else this.context.report('unknown_custom_field', place, { owner: prefix, field }, { hint });
+      return;
+    }
+    const type = this.checked.get(write.pointer)?.type;
+    const source = valueAt(this.process.document, write.pointer);
+    if (target.field === undefined || type === undefined || source === undefined) return;
+    const types = jsonTypesOf(target.field);
+    const place = { document: this.process.document, pointer: write.pointer, offset: 0, length: source.length };
+    if (!celTypeFits(celGeneralType(type), types)) {
+      const code = write.kind === 'data' ? 'data_type_mismatch' : write.kind === 'skill' ? 'skill_input_type_mismatch' : 'custom_field_type_mismatch';
+      const general = celGeneralType(type);
+      this.context.report(code, place, { key: write.key, types: types.join(' or '), type: general === 'map' ? 'object' : general === 'list' ? type : general }, conversionHint(types));
+      return;
+    }
+    if (write.kind === 'data') this.enumLiteral(write, source, target.field, place);
+  }
+
+  /** A text literal outside the field's enum: the core takes it, the instance then fails to store it. */
+  private enumLiteral(write: Write, source: string, field: Record<string, unknown>, place: { document: SourceDocument; pointer: string; offset: number; length: number }): void {
+    const literal = STRING_LITERAL.exec(source);
+    const text = literal === null ? undefined : (literal[1] ?? literal[2] ?? '');
+    if (text === undefined || !Array.isArray(field.enum) || field.enum.includes(text)) return;
+    const allowed = field.enum.filter((value): value is string => typeof value === 'string');
+    const hint = didYouMean(text, allowed);
+    this.context.report('data_value_outside_enum', place, { key: write.key, value: text, allowed: allowed.map((v) => `'${v}'`).join(', ') }, hint ? { hint } : {});
+  }
+}
+
+const CONVERSION: Readonly<Record<string, string>> = { string: 'string(…)', integer: 'int(…)', number: 'double(…)' };
+const STRING_LITERAL = /^\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*$/;
+
+function conversionHint(types: readonly string[]): { hint?: string } {
+  const conversion = types.map((type) => CONVERSION[type]).find((c) => c !== undefined);
+  return conversion === undefined ? {} : { hint: `convert the value with ${conversion}` };
 }
 
 function valueAt(document: SourceDocument, pointer: string): string | undefined {
@@ -156,70 +276,22 @@ function valueAt(document: SourceDocument, pointer: string): string | undefined 
   return typeof node === 'string' ? node : undefined;
 }
 
-const JSON_TYPE_OF_CEL: Readonly<Record<string, readonly string[]>> = {
-  // Instants and durations travel as text; a number field takes integers too.
-  string: ['string', 'timestamp', 'duration'],
-  integer: ['int', 'uint'],
-  number: ['int', 'uint', 'double'],
-  boolean: ['bool'],
-  array: ['list'],
-};
-const SCALAR_CEL_TYPES = new Set(['bool', 'int', 'uint', 'double', 'string', 'bytes', 'timestamp', 'duration', 'list']);
-const CONVERSION: Readonly<Record<string, string>> = { string: 'string(…)', integer: 'int(…)', number: 'double(…)' };
-const STRING_LITERAL = /^\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*$/;
-
-/** Why a value of CEL type `type` (written as `source`) does not fit the field `schema`, if it does not. */
-function misfit(type: string, source: string, schema: Record<string, unknown>): { text: string; hint?: string } | undefined {
-  const general = type.includes('<') ? type.slice(0, type.indexOf('<')) : type;
-  if (general === 'dyn' || general === 'null' || typeof schema.type !== 'string') return undefined;
-  const accepted = JSON_TYPE_OF_CEL[schema.type];
-  const fits = accepted !== undefined ? accepted.includes(general) : schema.type !== 'object' || !SCALAR_CEL_TYPES.has(general);
-  if (!fits) {
-    const conversion = CONVERSION[schema.type];
-    return { text: `is ${schema.type} in spec.data, but the value written here is ${type}`, ...(conversion ? { hint: `convert the value with ${conversion}` } : {}) };
-  }
-  const literal = STRING_LITERAL.exec(source);
-  const text = literal === null ? undefined : (literal[1] ?? literal[2] ?? '');
-  if (text !== undefined && Array.isArray(schema.enum) && !schema.enum.includes(text)) {
-    const allowed = schema.enum.filter((value): value is string => typeof value === 'string');
-    const hint = didYouMean(text, allowed);
-    return { text: `takes one of ${allowed.map((v) => `'${v}'`).join(', ')}, but the value written here is '${text}'`, ...(hint ? { hint } : {}) };
-  }
-  return undefined;
-}
-
-/** Every field an expression reads unguarded is written, given by a caller, or required. */
-function checkReads(context: Context, process: PackageObject, data: Record<string, unknown>, writes: readonly DataWrite[], results: ReadonlyMap<string, CheckResult>): void {
-  const required = new Set(Array.isArray(data.required) ? data.required : []);
-  const written = new Set(writes.map((write) => write.path.join('.')));
-  const writtenParents = new Set(writes.flatMap((write) => write.path.map((_, i) => write.path.slice(0, i + 1).join('.'))));
-  // Reading a.b is covered by a write of a, of a.b, or of a.b.c.
-  const covered = (path: readonly string[]) => writtenParents.has(path.join('.')) || path.some((_, i) => written.has(path.slice(0, i + 1).join('.')));
-  const unwritten = new Map<string, { pointer: string; read: PathRead }[]>();
-  for (const [pointer, result] of results) {
+/**
+ * A data field read without a guard that no write covers — a write of the path, of a prefix of it, or of
+ * something below it. One finding per expression and field, at the read.
+ */
+function reportUnwritten(context: Context, process: PackageObject, writes: readonly DataWrite[], checked: ReadonlyMap<string, CheckResult>): void {
+  const isWritten = writtenPaths(writes);
+  for (const [pointer, result] of checked) {
+    if (result.diagnostics.length > 0) continue;
+    const seen = new Set<string>();
     for (const read of result.reads) {
-      if (read.guarded || read.path.length === 0 || required.has(read.path[0]) || covered(read.path)) continue;
-      if ('missing' in lookupDataField(data, read.path)) continue; // unknown_data_field says it
-      const path = `data.${read.path.join('.')}`;
-      const reads = unwritten.get(path);
-      if (reads === undefined) unwritten.set(path, [{ pointer, read }]);
-      else reads.push({ pointer, read });
+      const path = `data${read.path.map((name) => `.${name}`).join('')}`;
+      if (read.guarded || seen.has(path) || isWritten(read.path)) continue;
+      seen.add(path);
+      context.report('unwritten_data_field', { document: process.document, pointer, offset: read.offset, length: read.length }, { path }, {
+        hint: `write it (start.set, set, output.as), or read it guarded: has(${path})${read.path.length > 0 ? ` or data.?${read.path.join('.?')}.orValue(…)` : ''}`,
+      });
     }
   }
-  // One finding per field, at its first read in the file.
-  const first = new Map([...unwritten].map(([path, reads]) => [path, firstInDocument(process.document, reads)] as const));
-  for (const [path, { pointer, read }] of first) {
-    context.report('unwritten_data_field', { document: process.document, pointer, offset: read.offset, length: read.length }, { path }, {
-      hint: `write it (start.set, set, output.as), add '${read.path[0]}' to spec.data required, or read it guarded: has(${path}) or data.?${read.path.join('.?')}`,
-    });
-  }
-}
-
-function firstInDocument<T extends { pointer: string; read: PathRead }>(document: SourceDocument, reads: readonly T[]): T {
-  if (reads.length === 1) return reads[0]!;
-  const key = (item: T) => {
-    const span = document.locate(item.pointer);
-    return [span.line, span.column, item.read.offset] as const;
-  };
-  return reads.map((item) => ({ item, at: key(item) })).reduce((a, b) => (b.at[0] < a.at[0] || (b.at[0] === a.at[0] && (b.at[1] < a.at[1] || (b.at[1] === a.at[1] && b.at[2] < a.at[2]))) ? b : a)).item;
 }

@@ -1,38 +1,47 @@
 /**
- * Reachability in processes (issue 7): steps after a step that always ends the instance, stages whose entry
- * guard can never hold, milestones that are never reached, and processes with outcomes whose stages can all
- * run out of work without reaching one. The analysis only speaks when it is sure; docs/analysis.md states the
- * exact rules.
+ * Reachability in processes as the core judges it (compat-core-validators.md §2.14): steps after a step that
+ * always ends the flow, guards that can never become true (a stage's exit, a milestone's when), stages that can
+ * never be entered — and, beyond the core, processes with outcomes whose stages can all run out of work without
+ * reaching one (a warning). docs/analysis.md states the exact rules.
  */
+import { checkExpression, createEnvironment, evaluate, type CelEnvironment, type CheckResult } from '../../cel/index.js';
 import type { PackageObject } from '../../model/package.js';
 import {
-  atomsIn, fieldTestOf, guardOf, lookupDataField, processDataSchema, processModel,
-  type Block, type FieldTest, type Guard, type ProcessModel, type Stage as ProcessStage, type Step,
+  dataWrites, fieldTestOf, lookupDataField, writtenPaths, processDataSchema, processModel,
+  type Block, type FieldTest, type ProcessModel, type Stage, type Step,
 } from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { isRecord } from '../../json/guards.js';
 
 export const processReachability = defineRule({
   id: 'process/reachability',
-  description: 'Every step, stage and milestone of a process can be reached, and a process with outcomes cannot run out of work without one.',
+  description: 'Every step, stage and milestone of a process can be reached, every stage can end, and a process with outcomes cannot run out of work without one.',
   codes: {
     unreachable_step: {
       severity: 'error',
-      summary: 'A step comes after a step of the same block that always ends the instance (complete or raise without when).',
-      message: (d: { step: string; after: string; how: string; more: number }) =>
-        `step '${d.step}' can never run: step '${d.after}' before it always ${d.how}${d.more > 0 ? `, and neither can the ${d.more} step${d.more > 1 ? 's' : ''} after it` : ''}`,
+      core: true,
+      summary: 'A step comes after a complete or raise step without when in the same block: that step always ends the flow.',
+      message: (d: { step: string; after: string; kind: string }) => `step '${d.step}' comes after ${d.kind} step '${d.after}', which always ends the flow`,
     },
     unreachable_stage: {
       severity: 'error',
-      summary: 'The entry guard of a stage can never hold: it waits for a stage that never completes or a milestone that is never reached.',
-      message: (d: { stage: string; reason: string }) => `stage '${d.stage}' can never start: ${d.reason}`,
+      core: true,
+      summary: 'The entry guard of a stage can never hold: it is never true, or reads only stages that cannot be entered and data nothing writes.',
+      message: (d: { stage: string }) => `stage '${d.stage}' can never be entered`,
     },
     unreachable_milestone: {
-      severity: 'error',
-      summary: 'The when of a milestone can never hold while its stage is open.',
-      message: (d: { milestone: string; reason: string }) => `milestone '${d.milestone}' is never reached: ${d.reason}`,
+      severity: 'warning',
+      core: true,
+      summary: 'The when of a milestone can never become true: it is false by itself, or reads only data fields nothing writes.',
+      message: (d: { milestone: string }) => `milestone '${d.milestone}' can never be reached: its when can never become true`,
     },
     dead_end: {
+      severity: 'error',
+      core: true,
+      summary: 'The exit guard of a stage can never become true (false by itself, or reading only data nothing writes): the stage never ends.',
+      message: () => 'the exit guard can never become true: the stage never ends',
+    },
+    ends_without_outcome: {
       severity: 'warning',
       summary: 'A process with outcomes (complete steps) can run out of work without completing.',
       message: (d: { witness: string }) => `an instance can finish all its stages without reaching a complete step: ${d.witness}`,
@@ -49,88 +58,113 @@ export const processReachability = defineRule({
 
 type Context = RuleContext<(typeof processReachability)['codes']>;
 
-/** How a step ends the instance whatever the data: `complete` or `raise` without `when`, or a `do` that does. */
-interface Ending {
-  step: string;
-  how: string;
+/** A step that ends the flow whatever the data: `complete` or `raise` without `when` (a `do` holding one does not count). */
+function endsTheFlow(step: Step): boolean {
+  return step.when === undefined && (step.kind === 'complete' || step.kind === 'raise');
 }
 
-function stepId(step: unknown): string {
-  return typeof (step as { id?: unknown } | undefined)?.id === 'string' ? (step as { id: string }).id : '?';
-}
-
-function endingOf(step: Step): Ending | undefined {
-  if (step.when !== undefined) return undefined;
-  if (step.kind === 'complete') {
-    const outcome = typeof step.body.outcome === 'string' ? ` with outcome '${step.body.outcome}'` : '';
-    return { step: step.id || '?', how: `completes the instance${outcome}` };
-  }
-  if (step.kind === 'raise') {
-    const type = typeof step.body.type === 'string' ? ` '${step.body.type}'` : '';
-    return { step: step.id || '?', how: `raises the error${type}` };
-  }
-  const inner = step.kind === 'do' ? blockEnding(step.blocks[0]) : undefined;
-  return inner === undefined ? undefined : { step: step.id || '?', how: `${inner.ending.how} through its do block (step '${inner.ending.step}')` };
-}
-
-function blockEnding(block: Block | undefined): { index: number; ending: Ending } | undefined {
-  for (const step of block?.steps ?? []) {
-    const ending = endingOf(step);
-    if (ending !== undefined) return { index: step.index, ending };
-  }
-  return undefined;
-}
-
+/** In every block, each step after one that ends the flow, at its own path. */
 function reportUnreachableSteps(context: Context, process: PackageObject, blocks: readonly Block[]): void {
   for (const block of blocks) {
-    const end = blockEnding(block);
-    if (end === undefined || end.index === block.items.length - 1) continue;
-    const next = end.index + 1;
-    context.report('unreachable_step', { document: process.document, pointer: `${block.pointer}/${next}/id` }, {
-      step: stepId(block.items[next]), after: end.ending.step, how: end.ending.how, more: block.items.length - next - 1,
-    }, { hint: `remove the steps after '${end.ending.step}', or give '${end.ending.step}' a when` });
+    const end = block.steps.find(endsTheFlow);
+    if (end === undefined) continue;
+    block.items.forEach((item, index) => {
+      if (index <= end.index) return;
+      const id = isRecord(item) && typeof item.id === 'string' ? item.id : '?';
+      context.report('unreachable_step', { document: process.document, pointer: `${block.pointer}/${index}` }, { step: id, after: end.id || '?', kind: end.kind }, {
+        hint: `remove the steps after '${end.id}', or give '${end.id}' a when`,
+      });
+    });
   }
 }
 
-// ---------------------------------------------------------------- guards
+/** Guards read without types: a process environment with every variable untyped, shared by all. */
+let untyped: CelEnvironment | undefined;
 
-/** What a guard can be: surely true, surely false, or either. */
-type Truth = 'T' | 'F' | 'U';
+function guardReads(source: string): CheckResult {
+  untyped ??= createEnvironment({ kind: 'process' });
+  return checkExpression(untyped, source);
+}
 
-function truthOf(guard: Guard, atom: (guard: Extract<Guard, { op: 'stage' | 'milestone' }>) => Truth): Truth {
-  switch (guard.op) {
-    case 'and': {
-      const values = guard.items.map((item) => truthOf(item, atom));
-      return values.includes('F') ? 'F' : values.every((v) => v === 'T') ? 'T' : 'U';
+class StageFlow {
+  private readonly isWritten: (path: readonly string[]) => boolean;
+
+  constructor(
+    private readonly context: Context,
+    private readonly process: PackageObject,
+    private readonly model: ProcessModel,
+  ) {
+    this.isWritten = writtenPaths(dataWrites(model));
+  }
+
+  run(): void {
+    const place = (pointer: string) => ({ document: this.process.document, pointer });
+    const reachable = this.reachableStages();
+    for (const stage of this.model.stages) {
+      if (stage.id === '') continue;
+      if (!reachable.has(stage.id)) {
+        this.context.report('unreachable_stage', place(`${stage.pointer}/entry`), { stage: stage.id }, {
+          hint: 'its entry must read something that changes: an event, a milestone, a stage that can be entered, or data something writes',
+        });
+      }
+      if (stage.exit !== undefined && this.neverTrue(stage.exit)) {
+        this.context.report('dead_end', place(`${stage.pointer}/exit`), undefined, { hint: 'let the exit read something that changes, or remove it' });
+      }
+      for (const milestone of stage.milestones) {
+        if (milestone.when !== undefined && this.neverTrue(milestone.when)) {
+          this.context.report('unreachable_milestone', place(`${milestone.pointer}/when`), { milestone: milestone.id }, {
+            hint: 'let the when read something that changes, or remove the milestone',
+          });
+        }
+      }
     }
-    case 'or': {
-      const values = guard.items.map((item) => truthOf(item, atom));
-      return values.includes('T') ? 'T' : values.every((v) => v === 'F') ? 'F' : 'U';
+    new OutcomeCheck(this.context, this.process, this.model, reachable).run();
+  }
+
+  /** Never true: it reads nothing and is false, or every variable it reads is a data field nothing writes. */
+  private neverTrue(source: string): boolean {
+    const reads = guardReads(source);
+    if (reads.roots.size === 0) return falseByItself(source);
+    return [...reads.roots].every((root) => root === 'data') && reads.paths.every((read) => read.root === 'data' && !this.isWritten(read.path));
+  }
+
+  /**
+   * Stages that can be entered, grown to a fixpoint: one without an entry; one whose entry is not never true and
+   * reads a stage that can be entered, or any variable but data, or a data field something writes.
+   */
+  private reachableStages(): Set<string> {
+    const reachable = new Set<string>();
+    const stages = this.model.stages.filter((stage) => stage.id !== '');
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const stage of stages) {
+        if (reachable.has(stage.id) || !this.canEnter(stage, reachable)) continue;
+        reachable.add(stage.id);
+        changed = true;
+      }
     }
-    case 'not': {
-      const value = truthOf(guard.item, atom);
-      return value === 'T' ? 'F' : value === 'F' ? 'T' : 'U';
-    }
-    case 'const':
-      return guard.value ? 'T' : 'F';
-    case 'opaque':
-      return 'U';
-    default:
-      return atom(guard);
+    return reachable;
+  }
+
+  private canEnter(stage: Stage, reachable: ReadonlySet<string>): boolean {
+    if (stage.entry === undefined) return true;
+    if (this.neverTrue(stage.entry)) return false;
+    const reads = guardReads(stage.entry);
+    return reads.paths.some((read) => {
+      if (read.root === 'stage') return read.path[0] !== undefined && read.path[0] !== stage.id && reachable.has(read.path[0]);
+      if (read.root === 'data') return this.isWritten(read.path);
+      return true;
+    }) || [...reads.roots].some((root) => root !== 'data' && root !== 'stage');
   }
 }
 
-// ---------------------------------------------------------------- stages
-
-/** A stage as the analysis reads it: its guards parsed, and how its steps surely end the instance, if they do. */
-interface Stage {
-  id: string;
-  pointer: string;
-  entry?: Guard;
-  exit?: Guard;
-  ending?: Ending;
-  steps: Block;
-  milestones: { id: string; when: Guard; pointer: string }[];
+/** A guard that reads nothing, evaluated: false is false forever. */
+function falseByItself(source: string): boolean {
+  try {
+    return evaluate(untyped!, source, {}) === false;
+  } catch {
+    return false;
+  }
 }
 
 /** A complete or raise step guarded by `when`, at the top level of a stage's steps. */
@@ -139,101 +173,23 @@ interface ConditionalExit {
   test: FieldTest | undefined;
 }
 
-class StageFlow {
-  private readonly stages: Stage[];
-  private readonly startable = new Set<string>();
-  private readonly completable = new Set<string>();
-  private readonly reached = new Set<string>();
-  private readonly milestoneIds = new Set<string>();
-
+/**
+ * ends_without_outcome: the process has outcomes, no stage that can be entered surely ends the instance, and the
+ * complete and raise steps of the stages are all guarded by tests of enum or boolean data fields that leave a
+ * value out.
+ */
+class OutcomeCheck {
   constructor(
     private readonly context: Context,
     private readonly process: PackageObject,
     private readonly model: ProcessModel,
-  ) {
-    this.stages = model.stages.filter((stage) => typeof stage.node.id === 'string').map(stageOf);
-    for (const stage of this.stages) for (const milestone of stage.milestones) this.milestoneIds.add(milestone.id);
-  }
+    private readonly reachable: ReadonlySet<string>,
+  ) {}
 
   run(): void {
-    this.solve();
-    for (const stage of this.stages) {
-      if (!this.startable.has(stage.id)) {
-        this.context.report('unreachable_stage', { document: this.process.document, pointer: `${stage.pointer}/entry` }, { stage: stage.id, reason: this.why(stage.entry!, 'its entry') }, {
-          hint: 'fix the entry guard, or remove the stage',
-        });
-        continue;
-      }
-      for (const milestone of stage.milestones) {
-        if (this.reached.has(milestone.id)) continue;
-        this.context.report('unreachable_milestone', { document: this.process.document, pointer: `${milestone.pointer}/when` }, { milestone: milestone.id, reason: this.why(milestone.when, 'its when') }, {
-          hint: 'fix the when, or remove the milestone',
-        });
-      }
-    }
-    this.deadEnd();
-  }
-
-  /** The least fixed point: what can start, complete or be reached, growing from nothing. */
-  private solve(): void {
-    for (let changed = true; changed;) {
-      changed = false;
-      for (const stage of this.stages) {
-        if (!this.startable.has(stage.id) && (stage.entry === undefined || this.truth(stage.entry) !== 'F')) {
-          this.startable.add(stage.id);
-          changed = true;
-        }
-        if (!this.startable.has(stage.id)) continue;
-        if (!this.completable.has(stage.id) && (stage.ending === undefined || (stage.exit !== undefined && this.truth(stage.exit) !== 'F'))) {
-          this.completable.add(stage.id);
-          changed = true;
-        }
-        for (const milestone of stage.milestones) {
-          if (!this.reached.has(milestone.id) && this.truth(milestone.when) !== 'F') {
-            this.reached.add(milestone.id);
-            changed = true;
-          }
-        }
-      }
-    }
-  }
-
-  private truth(guard: Guard): Truth {
-    return truthOf(guard, (atom) => this.atomTruth(atom));
-  }
-
-  /** An atom about a stage or milestone the process does not have is the CEL check's finding: unknown here. */
-  private atomTruth(atom: Extract<Guard, { op: 'stage' | 'milestone' }>): Truth {
-    if (atom.op === 'milestone') return !this.milestoneIds.has(atom.id) || this.reached.has(atom.id) ? 'U' : 'F';
-    if (!this.stages.some((stage) => stage.id === atom.id)) return 'U';
-    const possible = atom.state === 'completed' ? this.completable : this.startable;
-    return possible.has(atom.id) ? 'U' : 'F';
-  }
-
-  /** Why a guard can never hold: the first atom of it that cannot, explained. */
-  private why(guard: Guard, what: string): string {
-    for (const atom of atomsIn(guard)) {
-      if (atom.op === 'const') {
-        if (!atom.value) return `${what} is false`;
-        continue;
-      }
-      if (this.atomTruth(atom) !== 'F') continue;
-      if (atom.op === 'milestone') return `${what} waits for ${atom.text}, and milestone '${atom.id}' is never reached`;
-      const stage = this.stages.find((s) => s.id === atom.id)!;
-      if (!this.startable.has(stage.id)) return `${what} waits for ${atom.text}, and stage '${stage.id}' can never start`;
-      return `${what} waits for ${atom.text}, and stage '${stage.id}' never completes: step '${stage.ending!.step}' always ${stage.ending!.how} first`;
-    }
-    return `${what} can never hold`;
-  }
-
-  /**
-   * dead_end: the process has outcomes, no stage that can start surely ends the instance, and the complete and
-   * raise steps of the stages are all guarded by tests of enum or boolean data fields that leave a value out.
-   */
-  private deadEnd(): void {
     if (!this.model.blocks.some((block) => block.steps.some((step) => step.kind === 'complete' && isRecord(step.body)))) return;
-    const live = this.stages.filter((stage) => this.startable.has(stage.id));
-    if (live.length === 0 || live.some((stage) => stage.ending !== undefined)) return;
+    const live = this.model.stages.filter((stage) => this.reachable.has(stage.id));
+    if (live.length === 0 || live.some((stage) => stage.steps.steps.some(endsTheFlow))) return;
     const exits: ConditionalExit[] = [];
     for (const stage of live) {
       const found = this.conditionalExits(stage);
@@ -243,7 +199,7 @@ class StageFlow {
     const witness = this.witness(exits);
     if (witness === undefined) return;
     const last = live.at(-1)!;
-    this.context.report('dead_end', { document: this.process.document, pointer: `${last.pointer}/steps`, part: 'key' }, { witness }, {
+    this.context.report('ends_without_outcome', { document: this.process.document, pointer: `${last.pointer}/steps`, part: 'key' }, { witness }, {
       hint: `end stage '${last.id}' with a complete step without when, or cover that case`,
     });
   }
@@ -272,20 +228,6 @@ class StageFlow {
     const steps = exits.map((exit) => `'${exit.step}'`).join(', ');
     return `when ${parts.join(' and ')}, none of the guarded steps ${steps} runs`;
   }
-}
-
-function stageOf(stage: ProcessStage): Stage {
-  const result: Stage = {
-    id: stage.id,
-    pointer: stage.pointer,
-    steps: stage.steps,
-    milestones: stage.milestones.flatMap((milestone) => (milestone.when === undefined ? [] : [{ id: milestone.id, when: guardOf(milestone.when), pointer: milestone.pointer }])),
-  };
-  if (stage.entry !== undefined) result.entry = guardOf(stage.entry);
-  if (stage.exit !== undefined) result.exit = guardOf(stage.exit);
-  const ending = blockEnding(stage.steps)?.ending;
-  if (ending !== undefined) result.ending = ending;
-  return result;
 }
 
 function isExit(step: Step): boolean {

@@ -1,7 +1,8 @@
 /**
- * The expressions of screens (issue 7): every CEL value, filter and id of a View or a Component is checked in
- * the taimen/1 profile over the fields of its source (`data.*` — the data of the source process), its params
- * (`param.*`) and the package settings. Aggregates outside metrics and chart are the screens rule's finding.
+ * The expressions of screens: every CEL value, filter and id of a View or a Component is checked in the `cp/1`
+ * profile as the core compiles it when it plans: over the fields of its source (`data.*`, `stage`, … of the
+ * source process, and the record's `id`, `status`, `slaState`), its params (`param.*`) and the package
+ * settings. Aggregates outside metrics and chart are the screens rule's finding.
  */
 import { dirname, join } from 'node:path';
 import { checkExpression, createEnvironment, viewExpressions, viewProfile, type JsonSchema } from '../../cel/index.js';
@@ -9,13 +10,14 @@ import type { SourceDocument } from '../../json/document.js';
 import { pointerSegments } from '../../json/pointer.js';
 import type { PackageObject } from '../../model/package.js';
 import { defineRule } from '../rule.js';
-import { EXPRESSION_CODES, reportDiagnostics } from '../expression-findings.js';
+import { SCREEN_EXPRESSION_CODES, reportDiagnostics } from '../expression-findings.js';
 import { isRecord } from '../../json/guards.js';
+import { processModel } from '../../process/index.js';
 
 export const viewExpressionRules = defineRule({
   id: 'screens/expressions',
   description: 'Every CEL expression of a View or Component type-checks over its source data, its params and the package settings.',
-  codes: EXPRESSION_CODES,
+  codes: SCREEN_EXPRESSION_CODES,
   check(context) {
     const documents = context.workspace.documents();
     for (const screen of [...context.objects('View'), ...context.objects('Component')]) {
@@ -27,7 +29,9 @@ export const viewExpressionRules = defineRule({
       const settings = context.facts.expressionSettings(pkg);
       const spec = { ...screen.spec, params: paramsWithSchemas(screen, documents) };
       // Aggregates type-check everywhere: where they do not belong, screens/aggregates reports them.
-      const profile = { ...viewProfile(screen.kind as 'View' | 'Component', spec, { data, settings, processSource: data !== undefined }), aggregates: true };
+      const stages = process === undefined ? undefined : processModel(process.spec).stages.map((stage) => stage.id);
+      const options = { data, settings, settingsPackage: pkg?.key, ...(stages !== undefined ? { stages } : {}) };
+      const profile = { ...viewProfile(screen.kind as 'View' | 'Component', spec, options), aggregates: true };
       const env = createEnvironment(profile);
       const variables = context.facts.variables(pkg);
       for (const expression of viewExpressions(screen.spec)) {

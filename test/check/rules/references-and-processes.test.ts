@@ -120,10 +120,10 @@ describe('the rules on specs the schema would refuse', () => {
     // What still reads as meant: a due in workhours without a calendar, no owner, a retired agent that the
     // package declares, and a connection setting named `token`.
     expect(findings.map((f) => `${f.code} ${f.path}`).sort()).toEqual([
-      'due_calendar_missing /spec/due',
-      'process_owner_missing /spec',
+      'process_owner_missing /spec/owner',
       'retire_declared /spec/retire/Agent/1',
       'secret_material_rejected /spec/settingsSchema/properties/token',
+      'sla_calendar_missing /spec/due/workhours',
     ]);
   });
 });

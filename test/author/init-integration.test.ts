@@ -39,9 +39,4 @@ describe('init --integration', () => {
     expect((refusal as Refusal).message).toContain('third/integration/Dockerfile already exists');
     expect(existsSync(join(cwd, 'third/package.yaml'))).toBe(false);
   });
-    rmSync(join(cwd, 'other/package.yaml'));
-    const refusal = await initPackage({ dir: 'other', integration: true, cwd }).catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(Refusal);
-    expect(existsSync(join(cwd, 'other/package.yaml'))).toBe(false);
-  });
 });

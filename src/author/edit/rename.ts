@@ -132,7 +132,7 @@ interface Naming {
 }
 
 const NAMING: Partial<Record<ObjectKind, Naming>> = {
-  TaskType: { fields: ['taskType', 'taskTypes', 'retrospectiveTaskType'], typeUnder: ['ensureWork', 'tasks'] },
+  TaskType: { fields: ['taskType', 'taskTypes'], typeUnder: ['ensureWork', 'tasks'] },
   Agent: { fields: ['agent'], prefix: 'agent:' },
   Role: { fields: ['role', 'roles', 'executorRoles', 'approverRole'], prefix: 'role:', keysOf: ['principals'] },
   Process: { fields: ['process'] },

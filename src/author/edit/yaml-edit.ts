@@ -60,10 +60,6 @@ export class YamlEdit {
     return node === undefined || node === null ? undefined : isScalar(node) ? node.value : (node as { toJSON(): unknown }).toJSON();
   }
 
-  has(path: Path): boolean {
-    return this.intended.hasIn(path);
-  }
-
   /** Sets the value at `path`, creating the mappings above it that are missing. */
   set(path: Path, value: unknown): void {
     if (path.length === 0) throw new Error('set needs a path below the document');

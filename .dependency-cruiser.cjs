@@ -23,6 +23,7 @@ const FLOORS = [
   ['report'],
   ['docs'],
   ['author'],
+  ['mcp'],
   ['cli'],
   ['commands'],
 ];

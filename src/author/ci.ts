@@ -1,7 +1,7 @@
 /**
- * The CI files `init` writes: a GitHub Actions workflow that checks and tests the package on every
- * push, and on a tag builds the plan as an artifact and applies exactly that plan (by its hash) once
- * the environment's reviewers approve.
+ * The CI workflow `init` and `workflow` write: GitHub Actions that check and test the packages on every
+ * push, and on a tag build the plan of each installation as an artifact and apply exactly that plan (by its
+ * hash) once the environment's reviewers approve.
  */
 import { readFileSync } from 'node:fs';
 
@@ -89,5 +89,82 @@ ${setupSteps(key)}      - uses: actions/download-artifact@v4
         env:
           CP_TOKEN: \${{ secrets.CP_TOKEN }}
         run: package-sdk apply --plan plan.json --server "\${{ vars.CP_SERVER }}" --plan-hash "\${{ needs.plan.outputs.plan-hash }}"
+`;
+}
+
+/** What a repository of packages holds: package keys under packages/, installation files (relative, with /). */
+export interface RepositoryLayout {
+  packages: string[];
+  installations: string[];
+}
+
+/**
+ * The workflow of a repository of packages: check and test every package on each push; on a tag, one plan per
+ * installation (a matrix job), each applied after approval in the environment "production".
+ */
+export function repositoryWorkflow(layout: RepositoryLayout): string {
+  const checkInstallations = layout.installations.map((install) => `      - name: check ${install}\n        run: package-sdk check --install ${install} --format github\n`).join('');
+  const header = `# Written by package-sdk workflow from the layout of this repository — run it again when packages or
+# installations are added (package-sdk workflow --check fails when this file is stale).
+# Packages: ${layout.packages.join(', ') || 'none'}. Installations: ${layout.installations.join(', ') || 'none'}.
+# Secrets: CP_TOKEN (the core's token); variables: CP_SERVER (the core's URL) and the installation variables.
+name: packages
+
+on:
+  push:
+    branches: [main]
+    tags: ['v*']
+  pull_request:
+
+env:
+  PACKAGE_SDK: package-sdk@${toolVersion()}
+
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+${setupSteps()}${layout.packages.length > 0 ? `      - name: check
+        run: package-sdk check --format github
+      - name: test
+        run: package-sdk test
+` : ''}${checkInstallations}`;
+  if (layout.installations.length === 0) return header;
+  const matrix = `        install: [${layout.installations.map((install) => `'${install}'`).join(', ')}]`;
+  return `${header}
+  plan:
+    if: startsWith(github.ref, 'refs/tags/v')
+    needs: check
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+${matrix}
+    steps:
+${setupSteps()}      - name: plan
+        env:
+          CP_TOKEN: \${{ secrets.CP_TOKEN }}
+        run: package-sdk plan --install "\${{ matrix.install }}" --server "\${{ vars.CP_SERVER }}" --out plan.json
+      - uses: actions/upload-artifact@v4
+        with:
+          name: plan-\${{ strategy.job-index }}
+          path: plan.json
+
+  apply:
+    needs: plan
+    runs-on: ubuntu-latest
+    environment: production
+    strategy:
+      max-parallel: 1
+      matrix:
+${matrix}
+    steps:
+${setupSteps()}      - uses: actions/download-artifact@v4
+        with:
+          name: plan-\${{ strategy.job-index }}
+      - name: apply the reviewed plan
+        env:
+          CP_TOKEN: \${{ secrets.CP_TOKEN }}
+        run: |
+          hash=$(node -e 'console.log(JSON.parse(require("fs").readFileSync("plan.json","utf8")).planHash)')
+          package-sdk apply --plan plan.json --server "\${{ vars.CP_SERVER }}" --plan-hash "$hash"
 `;
 }

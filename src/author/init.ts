@@ -1,7 +1,8 @@
 /**
  * `package-sdk init DIR`: a new package that passes `check` and its own scenario — a manifest with
  * engines, a process with its identity agent and owner role, a task type, a scenario, a README with the
- * generated sections and a CI workflow. Never overwrites: an existing file is a refusal before anything
+ * generated sections and a CI workflow; with `--integration`, an observer that starts the process, its
+ * agent and its Python project (integration.ts). Never overwrites: an existing file is a refusal before anything
  * is written.
  */
 import { existsSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { descriptionOf } from '../docs/describe.js';
 import { newReadme } from '../docs/package-readme.js';
 import { checkKey, writeTemplates } from './add.js';
 import { githubWorkflow, WORKFLOW_PATH } from './ci.js';
+import { defaultImage, integrationFiles, observerAgent } from './integration.js';
 import { manifestTemplate, objectTemplates, processScenario, titleOf } from './templates.js';
 import { Refusal } from '../model/refusal.js';
 import { createFile } from '../fs/write.js';
@@ -21,6 +23,10 @@ export interface InitOptions {
   key?: string;
   displayName?: string;
   license?: string;
+  /** Also an observer: its agent, the integration/ Python project with a test, and the image's Dockerfile. */
+  integration?: boolean;
+  /** The observer's image (with `integration`). */
+  image?: string;
   cwd?: string;
 }
 
@@ -46,8 +52,10 @@ export async function initPackage(options: InitOptions): Promise<InitResult> {
     ...objectTemplates('TaskType', `${key}-review`, context),
     ...objectTemplates('Process', key, context),
     processScenario(key),
+    ...(options.integration ? [observerAgent(key, options.image ?? defaultImage(key))] : []),
   ];
-  const others = ['README.md', WORKFLOW_PATH];
+  const extra = options.integration ? integrationFiles(key) : {};
+  const others = ['README.md', WORKFLOW_PATH, ...Object.keys(extra)];
   for (const path of [...templates.map((template) => template.path), ...others]) {
     if (existsSync(join(dir, path))) throw new Refusal('file_exists', `${show(join(dir, path))} already exists; package-sdk init never overwrites a file`);
   }
@@ -59,6 +67,7 @@ export async function initPackage(options: InitOptions): Promise<InitResult> {
   for (const [path, text] of [
     ['README.md', newReadme(descriptionOf(loaded.package), summary)],
     [WORKFLOW_PATH, githubWorkflow(key)],
+    ...Object.entries(extra),
   ] as const) {
     await createFile(join(dir, path), text, show(join(dir, path)));
     result.created.push(show(join(dir, path)));

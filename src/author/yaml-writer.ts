@@ -5,13 +5,29 @@
  * (where `1e3` is a number). Values that fail this are written in single quotes, keys in double quotes.
  */
 import { relative } from 'node:path';
-import { Document, isMap, isScalar, isSeq, parse, Scalar, visit } from 'yaml';
+import { Document, isMap, isScalar, isSeq, parse, Scalar, visit, type Node } from 'yaml';
 import { resolvePlain } from '../load/yaml-scalars.js';
 
 /** Writes `value` as YAML; `hints` become comment lines at the end of the mapping at `hintsAt`. */
 export function toAuthoredYaml(value: unknown, options: { header?: readonly string[]; hints?: readonly string[]; hintsAt?: string } = {}): string {
   const document = new Document(value);
-  visit(document, {
+  styleAuthored(document.contents as Node);
+  if (options.hints && options.hints.length > 0) {
+    const target = options.hintsAt ? document.get(options.hintsAt, true) : document.contents;
+    if (isMap(target) || isSeq(target)) target.comment = options.hints.map((line) => ` ${line}`).join('\n');
+  }
+  const header = (options.header ?? []).map((line) => (line === '' ? '#' : `# ${line}`)).join('\n');
+  const body = document.toString({ lineWidth: 0, flowCollectionPadding: false });
+  return header ? `${header}\n${body}` : body;
+}
+
+/**
+ * Styles a new node (and everything below it) as package-sdk writes: short lists of scalars in flow style, a
+ * string plain only when every reader takes it for that string, else single quotes (double for a key, a
+ * string with a line break, or one holding a single quote). `edit` styles the fragments it adds the same way.
+ */
+export function styleAuthored(node: Node): void {
+  visit(node, {
     Pair(_, pair) {
       if (isScalar(pair.key) && typeof pair.key.value === 'string' && !isPlainSafe(pair.key.value)) pair.key.type = Scalar.QUOTE_DOUBLE;
     },
@@ -21,17 +37,11 @@ export function toAuthoredYaml(value: unknown, options: { header?: readonly stri
     Scalar(key, scalar) {
       if (key === 'key' || typeof scalar.value !== 'string') return; // keys: see Pair
       if (/[\n\r\t]/.test(scalar.value)) scalar.type = Scalar.QUOTE_DOUBLE;
-      else if (!isPlainSafe(scalar.value)) scalar.type = Scalar.QUOTE_SINGLE;
-      else scalar.type = Scalar.PLAIN;
+      else if (isPlainSafe(scalar.value)) scalar.type = Scalar.PLAIN;
+      // a CEL string literal ('paid') reads better in double quotes than with its quotes doubled
+      else scalar.type = scalar.value.includes("'") && !/["\\]/.test(scalar.value) ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE;
     },
   });
-  if (options.hints && options.hints.length > 0) {
-    const target = options.hintsAt ? document.get(options.hintsAt, true) : document.contents;
-    if (isMap(target) || isSeq(target)) target.comment = options.hints.map((line) => ` ${line}`).join('\n');
-  }
-  const header = (options.header ?? []).map((line) => (line === '' ? '#' : `# ${line}`)).join('\n');
-  const body = document.toString({ lineWidth: 0, flowCollectionPadding: false });
-  return header ? `${header}\n${body}` : body;
 }
 
 /** True when `text` written as a plain scalar reads back as the same string in every reader of package files. */

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CodeInfo } from '../check/catalog.js';
-import type { CheckReport } from '../check/index.js';
+import type { CheckReport, CheckResult } from '../check/index.js';
+import type { Finding } from '../model/finding.js';
 
 export const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -18,6 +19,10 @@ export const CHECK_FLAGS = {
   format: { summary: 'Output format.', default: 'text' as Format },
   listRules: { summary: 'List every code (findings of check and lock, refusals of plan and apply) with its severity and meaning, and exit.' },
   cache: { summary: 'Reuse what earlier runs learnt of unchanged files (in $PACKAGE_SDK_CACHE/check); --no-cache parses everything afresh.' },
+  schemaOnly: { summary: 'Report only what loading and the format schema find (the rules run, their findings are left out).' },
+  server: { summary: "Also ask a core for its verdict (POST /packages:test?checkOnly=true), or \"local\" for the embedded one; findings of both in one report, each marked with its source.", helpValue: 'URL|local' },
+  env: { summary: 'With --server: variable values, NAME=value per line (default: .env when it exists); the environment wins.', helpValue: 'FILE' },
+  workspace: { summary: "With --server: the workspace whose roles, calendars and instances the core's check reads.", helpValue: 'ID' },
 };
 
 export interface CheckRequest {
@@ -29,6 +34,8 @@ export interface CheckRequest {
   listRules: boolean;
   /** Reuse parsed files and schema verdicts of unchanged files across runs. */
   cache: boolean;
+  /** Only the findings of loading and the schema stage. */
+  schemaOnly?: boolean;
 }
 
 export interface CheckOutcome {
@@ -43,16 +50,34 @@ export async function runCheckRequest(request: CheckRequest, version: string): P
   if (request.listRules) return listRules(request.json);
   const { check } = await import('../check/index.js');
   if (request.cache) await useCheckCache();
-  const { workspace, report } = await check({
+  const checked = await check({
     ...(request.install ? { install: request.install } : {}),
     ...(request.packages ? { packages: request.packages } : {}),
     paths: request.paths,
   });
+  const report = request.schemaOnly ? await schemaOnly(checked.report) : checked.report;
+  return renderedOutcome(request, { workspace: checked.workspace, report }, version);
+}
+
+/** The outcome of a finished check: the report under --json, else its rendering in the chosen format. */
+export async function renderedOutcome(request: CheckRequest, { workspace, report }: CheckResult, version: string, summary = ''): Promise<CheckOutcome> {
   const exitCode = exitStatus(report);
   if (request.json) return { result: report, exitCode };
   const documents = workspace.documents();
   const output = await render(request.format, report, version, (file) => documents.get(file)?.text ?? readText(file));
-  return { result: report, output, exitCode };
+  return { result: report, output: `${output}${summary}`, exitCode };
+}
+
+/**
+ * `--schema-only`, for parity with the reference, whose check without the core's validators reports only the
+ * format schema: the findings of loading, git sources and the schema stage.
+ */
+async function schemaOnly(report: CheckReport): Promise<CheckReport> {
+  const { codeCatalog } = await import('../check/catalog.js');
+  const stage1 = new Set(codeCatalog().filter((info) => info.source.split(', ').some((source) => ['load', 'lock', 'schema'].includes(source))).map((info) => info.code));
+  const kept = (findings: readonly Finding[]): Finding[] => findings.filter((finding) => stage1.has(finding.code));
+  const errors = kept(report.errors);
+  return { ...report, ok: errors.length === 0, errors, warnings: kept(report.warnings), suppressed: kept(report.suppressed) };
 }
 
 /**
@@ -68,7 +93,8 @@ export async function runCheckFast(argv: readonly string[], version: string): Pr
 }
 
 function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
-  if (argv.some((arg) => arg === '--help' || arg === '-h')) return undefined;
+  // Help, and the core's verdict (which needs the client and the embedded core), go to the full command.
+  if (argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--server' || arg.startsWith('--server='))) return undefined;
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
@@ -82,6 +108,7 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
         cache: { type: 'boolean' },
         'no-cache': { type: 'boolean' },
         json: { type: 'boolean' },
+        'schema-only': { type: 'boolean' },
       },
     });
     const format = values.format ?? CHECK_FLAGS.format.default;
@@ -94,6 +121,7 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
       json: values.json ?? false,
       listRules: values['list-rules'] ?? false,
       cache: !values['no-cache'],
+      schemaOnly: values['schema-only'] ?? false,
     };
   } catch {
     return undefined;

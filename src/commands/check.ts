@@ -11,6 +11,10 @@ Targets: no argument → ./packages/* (or the current directory when it is a pac
 installation and the packages it names; --package DIR|KEY (repeatable) → packages by directory or by key in
 ./packages; paths → single object, test, lock or plan files, or package directories.
 
+--server URL|local also sends each package to the core's POST /api/v1/packages:test?checkOnly=true (as plan sends
+it: variables replaced, no knowledge packs) and merges its problems into the report; each finding says whether
+package-sdk, the core, or both reported it. --schema-only keeps only what loading and the format schema find.
+
 Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`;
 
   static override examples = [
@@ -21,6 +25,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
     { description: 'Annotations for GitHub Actions', command: '<%= config.bin %> <%= command.id %> --format github' },
     { description: 'Machine-readable report', command: '<%= config.bin %> <%= command.id %> --json' },
     { description: 'Every code of check, lock, plan and apply, with its severity', command: '<%= config.bin %> <%= command.id %> --list-rules' },
+    { description: "The core's verdict too, findings of both in one report", command: '<%= config.bin %> <%= command.id %> --package packages/claims --server https://cp.example.com --env prod.env' },
   ];
 
   static override strict = false;
@@ -36,6 +41,10 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
     format: Flags.option({ ...CHECK_FLAGS.format, options: FORMATS })(),
     'list-rules': Flags.boolean(CHECK_FLAGS.listRules),
     cache: Flags.boolean({ ...CHECK_FLAGS.cache, default: true, allowNo: true }),
+    'schema-only': Flags.boolean(CHECK_FLAGS.schemaOnly),
+    server: Flags.string(CHECK_FLAGS.server),
+    env: Flags.string({ ...CHECK_FLAGS.env, dependsOn: ['server'] }),
+    workspace: Flags.string({ ...CHECK_FLAGS.workspace, dependsOn: ['server'] }),
   };
 
   async run(): Promise<CheckOutcome['result']> {
@@ -48,8 +57,13 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
       json: this.jsonEnabled(),
       listRules: flags['list-rules'],
       cache: flags.cache,
+      schemaOnly: flags['schema-only'],
     };
-    const outcome = await runCheckRequest(request, this.config.version);
+    const outcome = flags.server === undefined
+      ? await runCheckRequest(request, this.config.version)
+      : await (await import('../cli/check-server.js')).runServerCheck({
+        ...request, server: flags.server, ...(flags.env ? { env: flags.env } : {}), ...(flags.workspace ? { workspace: flags.workspace } : {}),
+      }, this.config.version);
     process.exitCode = outcome.exitCode;
     if (outcome.output !== undefined) this.log(outcome.output);
     return outcome.result;

@@ -48,6 +48,10 @@ const lockCopy = once(async () => copyOf('example'));
 const lock = once(async () => json(['lock', '--install', 'packages.yaml'], await lockCopy()));
 const planCopy = once(async () => copyOf('example'));
 const plan = once(async () => json(['plan', '--install', 'packages.yaml', '--server', 'local', '--env', 'example.env', '--out', 'plan.json'], await planCopy()));
+const applied = once(async () => {
+  await plan();
+  return json(['apply', '--plan', 'plan.json', '--server', 'local', '--env', 'example.env', '--auto-approve'], await planCopy());
+});
 
 // Authoring: a new package, then a view added to it.
 const authoring = once(async () => workDir('authoring'));
@@ -92,6 +96,11 @@ const keysList = once(async () => {
   return json(['keys', 'list', '--data', (await core()).start.dataDir]);
 });
 
+// Editing: a copy of the hand-written package; every operation but set runs with --dry-run, side by side.
+const editCopy = once(async () => join(copyOf('edit/packages'), 'intake'));
+const edit = (operation: string, args: string[]) => async () => json(['edit', operation, ...args, ...(operation === 'set' ? [] : ['--dry-run'])], await editCopy());
+const PROCESS = 'processes/intake.yaml';
+
 /** Every command of the manifest: how it is run, and the exit status it must end with. */
 const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }> = {
   // errors, warnings and a suppressed finding in one report
@@ -106,10 +115,7 @@ const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }>
     return json(['cache', 'prune', '--lock', join(await lockCopy(), 'packages.lock')], workDir('prune'));
   } },
   plan: { exit: 0, run: plan },
-  apply: { exit: 0, run: async () => {
-    await plan();
-    return json(['apply', '--plan', 'plan.json', '--server', 'local', '--env', 'example.env', '--auto-approve'], await planCopy());
-  } },
+  apply: { exit: 0, run: () => applied() },
   // two failing scenarios next to passing ones
   test: { exit: 1, run: async () => json(['test', 'packages/engine-demo'], copyOf('sandbox', {
     'packages/engine-demo/tests/status.test.yaml': readFileSync(join(FIXTURES, 'sandbox/failing/status.test.yaml'), 'utf8'),
@@ -126,6 +132,21 @@ const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }>
     return json(['add', 'view', 'demo-board', '--package', 'demo'], await authoring());
   } },
   describe: { exit: 0, run: () => json(['describe', EXAMPLE]) },
+  'edit:add-step': { exit: 0, run: edit('add-step', ['--file', PROCESS, '--in', 'review', '--step', '{id: note, set: {amount: data.amount}}']) },
+  'edit:add-stage': { exit: 0, run: edit('add-stage', ['--file', PROCESS, '--stage', '{id: archive, steps: [{id: archived, complete: {outcome: archived}}]}']) },
+  'edit:add-decision-row': { exit: 0, run: edit('add-decision-row', ['--file', PROCESS, '--table', 'lane', '--row', '{when: {amount: "[1000..2000)"}, then: {lane: full}}']) },
+  'edit:add-rule': { exit: 0, run: edit('add-rule', ['--file', PROCESS, '--on-event', '{on: {event: intake.withdrawn}, do: [{id: withdrawn, complete: {outcome: withdrawn}}]}']) },
+  'edit:add-form-field': { exit: 0, run: edit('add-form-field', ['--file', PROCESS, '--step', 'review-request', '--name', 'comment', '--schema', '{type: string}']) },
+  'edit:rename': { exit: 0, run: edit('rename', ['--file', PROCESS, '--from', 'review-request', '--to', 'assess-request']) },
+  'edit:set': { exit: 0, run: edit('set', ['--file', PROCESS, '--path', '/spec/displayName', '--value', 'Intake of requests']) },
+  // objects of the core the installation was applied to, back into package files
+  export: { exit: 0, run: async () => {
+    await applied();
+    return json(['export', '--server', 'local', '--kind', 'Role', '--key', 'field-technician', '--package', 'exported'], await planCopy());
+  } },
+  workflow: { exit: 0, run: async () => json(['workflow'], copyOf('example')) },
+  // the protocol on stdout: one answer to one request, then stdin ends and the server stops
+  mcp: { exit: 0, run: () => runCli(['mcp', '--json'], { env: ENV, input: `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'json-output', version: '1' } } })}\n` }) },
   'docs:schema': { exit: 0, run: () => json(['docs', 'schema', '--out', workDir('docs')]) },
   'docs:package': { exit: 0, run: () => json(['docs', 'package', EXAMPLE]) },
   // a valid and an invalid bundle

@@ -24,13 +24,13 @@ export function renderTestText(report: TestReport, sourceOf: (file: string) => s
 function renderTest(test: TestResult, paint: Paint): string[] {
   const mark = test.status === 'passed' ? paint.added('✓') : paint.error(test.status === 'failed' ? '✗' : '!');
   const lines = [`${mark} ${test.name} ${paint.dim(`(${test.subject} ${test.target}, ${test.file})`)}`];
-  const failure = test.failure;
-  if (failure === undefined) return lines;
-  const where = failure.line === undefined ? test.file : `${test.file}:${failure.line}:${failure.column ?? 1}`;
-  const step = failure.step === undefined ? '' : ` (step ${failure.step})`;
-  lines.push(`    ${where}: ${paint.error(failure.code)}${step}: ${failure.message}`);
-  if ('expected' in failure) lines.push(`      expected: ${JSON.stringify(failure.expected)}`);
-  if ('actual' in failure) lines.push(`      actual:   ${JSON.stringify(failure.actual)}`);
+  for (const failure of test.failures) {
+    const where = failure.line === undefined ? test.file : `${test.file}:${failure.line}:${failure.column ?? 1}`;
+    const step = failure.step === undefined ? '' : ` (step ${failure.step})`;
+    lines.push(`    ${where}: ${paint.error(failure.code)}${step}: ${failure.message}`);
+    if ('expected' in failure) lines.push(`      expected: ${JSON.stringify(failure.expected)}`);
+    if ('actual' in failure) lines.push(`      actual:   ${JSON.stringify(failure.actual)}`);
+  }
   return lines;
 }
 

@@ -12,13 +12,16 @@ import { isError, type Finding } from '../model/finding.js';
 import { isObjectKind } from '../model/kinds.js';
 import type { PackageObject } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
+import type { SourceDocument } from '../json/document.js';
 import { Catalog } from './catalog.js';
+import { COVERAGE_KINDS, countOf, coverageItems, type CoverageKind } from './coverage.js';
+import { processModel } from '../process/index.js';
 import type { ElementCoverage, TestResult } from './result.js';
 import { runScenario } from './scenario.js';
 import { SchemaChecker } from './schemas.js';
 import { isRecord } from '../json/guards.js';
 
-export type { TestFailure, TestResult, ElementCoverage, TestSubject } from './result.js';
+export type { TestFailure, TestResult, ElementCoverage, CoverageCount, TestSubject } from './result.js';
 
 export interface TestOptions extends CheckOptions {
   /** Only the tests whose `name`, file name (with or without `.test.yaml`) or path is this. */
@@ -49,23 +52,25 @@ export async function runTests(options: TestOptions = {}): Promise<{ report: Tes
   const blocking = checked.errors.filter(isError);
   const schemas = new SchemaChecker();
   const tests: TestResult[] = [];
+  const catalogs = new Map<TestResult, Catalog>();
   const ownerOf = fileOwners(workspace);
   const broken = new Set(blocking.map((finding) => ownerOf.get(finding.file) ?? ''));
+  const candidates: { document: SourceDocument; file: string; pkg?: string; catalog: () => Catalog; blocked: boolean }[] = [];
   for (const pkg of workspace.packages) {
-    const catalog = Catalog.forPackage(workspace, pkg.key);
+    let catalog: Catalog | undefined;
     const blocked = broken.has(pkg.key) || pkg.requires.some((r) => broken.has(r.package));
-    for (const test of pkg.tests) {
-      if (!selected(options.test, test.document.value, test.file)) continue;
-      tests.push(blocked ? refused(test.document.value, test.file, pkg.key) : await runScenario(test.document, catalog, pkg.key, schemas));
-    }
+    for (const test of pkg.tests) candidates.push({ document: test.document, file: test.file, pkg: pkg.key, catalog: () => (catalog ??= Catalog.forPackage(workspace, pkg.key)), blocked });
   }
-  const loose = workspace.files.filter((file) => file.role === 'test');
-  if (loose.length > 0) {
-    const catalog = Catalog.forLooseObjects(looseObjects(workspace));
-    for (const file of loose) {
-      if (!selected(options.test, file.document.value, file.file)) continue;
-      tests.push(broken.has('') ? refused(file.document.value, file.file, undefined) : await runScenario(file.document, catalog, undefined, schemas));
-    }
+  let looseCatalog: Catalog | undefined;
+  for (const file of workspace.files.filter((f) => f.role === 'test')) {
+    candidates.push({ document: file.document, file: file.file, catalog: () => (looseCatalog ??= catalogOfLooseFiles(workspace)), blocked: broken.has('') });
+  }
+  const chosen = candidates.filter((candidate) => selected(options.test, candidate.document.value, candidate.file));
+  if (options.test !== undefined && chosen.length === 0) throw new NoTestSelected(options.test, candidates.map((candidate) => testName(candidate.document.value, candidate.file)));
+  for (const candidate of chosen) {
+    const result = candidate.blocked ? refused(candidate.document.value, candidate.file, candidate.pkg) : await runScenario(candidate.document, candidate.catalog(), candidate.pkg, schemas);
+    catalogs.set(result, candidate.catalog());
+    tests.push(result);
   }
   const count = (status: TestResult['status']) => tests.filter((t) => t.status === status).length;
   const report: TestReport = {
@@ -74,10 +79,30 @@ export async function runTests(options: TestOptions = {}): Promise<{ report: Tes
     failed: count('failed'),
     errors: count('error'),
     tests,
-    coverage: processCoverage(tests),
+    coverage: processCoverage(tests, (test) => {
+      const process = catalogs.get(test)?.object('Process', test.target);
+      return process === undefined ? undefined : coverageItems(processModel(process.spec));
+    }),
     problems: blocking,
   };
   return { report, workspace };
+}
+
+/** `--test` that names no test: a refusal (exit 2), with the names there are. */
+export class NoTestSelected extends Error {
+  readonly code = 'no_test_selected';
+  readonly exitCode = 2;
+  readonly details: { test: string; tests: string[] };
+
+  constructor(test: string, names: readonly string[]) {
+    super(`no test is named '${test}' (by its name, file name or path)${names.length === 0 ? ': there are no tests' : `; the tests are: ${names.map((name) => `'${name}'`).join(', ')}`}`);
+    this.name = 'NoTestSelected';
+    this.details = { test, tests: [...names] };
+  }
+}
+
+function testName(value: unknown, file: string): string {
+  return isRecord(value) && typeof value.name === 'string' ? value.name : file;
 }
 
 function selected(filter: string | undefined, value: unknown, file: string): boolean {
@@ -98,13 +123,13 @@ function refused(value: unknown, file: string, pkg: string | undefined): TestRes
     target: String(test[subject] ?? ''),
     status: 'error',
     steps: 0,
-    failure: {
+    failures: [{
       code: 'check_failed',
       message: `${pkg === undefined ? 'the files given' : `package ${pkg}`} ${pkg === undefined ? 'have' : 'has'} check errors: fix them first (package-sdk check), then the scenarios run`,
       path: '',
       line: 1,
       column: 1,
-    },
+    }],
   };
 }
 
@@ -119,6 +144,10 @@ function fileOwners(workspace: Workspace): Map<string, string> {
 }
 
 /** Objects given as single files, as a catalog of their own (a process with its calendar). */
+export function catalogOfLooseFiles(workspace: Workspace): Catalog {
+  return Catalog.forLooseObjects(looseObjects(workspace));
+}
+
 function looseObjects(workspace: Workspace): PackageObject[] {
   return workspace.files.flatMap((file): PackageObject[] => {
     const value = file.document.value;
@@ -129,20 +158,35 @@ function looseObjects(workspace: Workspace): PackageObject[] {
   });
 }
 
-function processCoverage(tests: readonly TestResult[]): ProcessCoverage[] {
-  const byProcess = new Map<string, { pkg?: string; process: string; total: number; missed: Set<string> }>();
+/** Per process: what any of its tests reached, kind by kind. */
+function processCoverage(tests: readonly TestResult[], itemsOf: (test: TestResult) => Record<CoverageKind, string[]> | undefined): ProcessCoverage[] {
+  const byProcess = new Map<string, { pkg?: string; process: string; items: Record<CoverageKind, string[]>; missed: Record<CoverageKind, Set<string>> }>();
   for (const test of tests) {
-    if (test.subject !== 'process' || test.coverage === undefined) continue;
+    const items = test.subject === 'process' && test.coverage !== undefined ? itemsOf(test) : undefined;
+    if (items === undefined) continue;
     const key = `${test.package ?? ''}/${test.target}`;
+    const missed = missedOf(test.coverage!);
     const known = byProcess.get(key);
     if (known === undefined) {
-      byProcess.set(key, { ...(test.package !== undefined ? { pkg: test.package } : {}), process: test.target, total: test.coverage.total, missed: new Set(test.coverage.missed) });
-    } else {
-      for (const id of known.missed) if (!test.coverage.missed.includes(id)) known.missed.delete(id);
+      const sets = Object.fromEntries(COVERAGE_KINDS.map((kind) => [kind, new Set(missed[kind])])) as Record<CoverageKind, Set<string>>;
+      byProcess.set(key, { ...(test.package !== undefined ? { pkg: test.package } : {}), process: test.target, items, missed: sets });
+      continue;
     }
+    for (const kind of COVERAGE_KINDS) for (const id of known.missed[kind]) if (!missed[kind].includes(id)) known.missed[kind].delete(id);
   }
-  return [...byProcess.values()].map(({ pkg, process, total, missed }) => {
-    const covered = total - missed.size;
-    return { ...(pkg !== undefined ? { package: pkg } : {}), process, covered, total, percent: total === 0 ? 100 : Math.round((covered / total) * 1000) / 10, missed: [...missed] };
+  return [...byProcess.values()].map(({ pkg, process, items, missed }) => {
+    const count = (kind: CoverageKind) => countOf(items[kind], new Set(items[kind].filter((id) => !missed[kind].has(id))));
+    return {
+      ...(pkg !== undefined ? { package: pkg } : {}),
+      process,
+      ...count('elements'),
+      transitions: count('transitions'),
+      decisionRows: count('decisionRows'),
+      handlers: count('handlers'),
+    };
   });
+}
+
+function missedOf(coverage: ElementCoverage): Record<CoverageKind, string[]> {
+  return { elements: coverage.missed, transitions: coverage.transitions.missed, decisionRows: coverage.decisionRows.missed, handlers: coverage.handlers.missed };
 }

@@ -41,7 +41,7 @@ export function ruleRun(ctx: SubjectContext): SubjectRun {
   const { result, reason, work } = decideRule(rule.spec, givenInput(given, ctx.catalog.settingsWith(isRecord(given.settings) ? given.settings : {})), ctx, log);
   if (work !== undefined) log.ensureWork.push(work);
   return {
-    async step(step) {
+    step(step) {
       const expect = isRecord(step.expect) ? step.expect : {};
       if (typeof expect.result === 'string' && expect.result !== result) {
         throw new ScenarioFailure('expectation_failed', `result: expected ${expect.result}, got ${result}${reason ? ` (${reason})` : ''}`, { expected: expect.result, actual: result, path: 'result' });

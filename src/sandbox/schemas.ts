@@ -4,7 +4,7 @@
  * schema. Authors' schemas are checked as JSON Schema 2020-12 without ajv's strict mode: titles, `x-ref` and
  * other annotations are theirs to use.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
@@ -15,26 +15,41 @@ export class SchemaChecker {
   private readonly ajv = addFormats(new Ajv2020({ strict: false, allErrors: false, validateSchema: false }));
   private readonly compiled = new WeakMap<object, ValidateFunction>();
 
+  private readonly compiledAll = new WeakMap<object, ValidateFunction>();
+  private readonly ajvAll = addFormats(new Ajv2020({ strict: false, allErrors: true, validateSchema: false }));
+
   /** The first problem of `value` against `schema` as `<path> <message>`, or undefined when it is valid. */
   problem(schema: unknown, value: unknown): string | undefined {
-    if (typeof schema !== 'object' || schema === null) return undefined;
-    let validate = this.compiled.get(schema);
+    return this.check(this.ajv, this.compiled, schema, value, 1)[0];
+  }
+
+  /** Up to `limit` problems of `value` against `schema`. */
+  problems(schema: unknown, value: unknown, limit: number): string[] {
+    return this.check(this.ajvAll, this.compiledAll, schema, value, limit);
+  }
+
+  private check(ajv: Ajv2020, compiled: WeakMap<object, ValidateFunction>, schema: unknown, value: unknown, limit: number): string[] {
+    if (typeof schema !== 'object' || schema === null) return [];
+    let validate = compiled.get(schema);
     if (validate === undefined) {
       try {
-        validate = this.ajv.compile(withoutDialect(schema as Record<string, unknown>));
+        validate = ajv.compile(withoutDialect(schema as Record<string, unknown>));
       } catch (error) {
-        return `the schema cannot be used: ${(error as Error).message}`;
+        return [`the schema cannot be used: ${(error as Error).message}`];
       }
-      this.compiled.set(schema, validate);
+      compiled.set(schema, validate);
     }
-    if (validate(value)) return undefined;
-    const first = validate.errors?.[0];
-    if (first === undefined) return 'does not match the schema';
-    const where = first.instancePath === '' ? '' : `${first.instancePath.slice(1).replaceAll('/', '.')} `;
-    const allowed = first.keyword === 'enum' ? ` (${(first.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')})` : '';
-    const extra = first.keyword === 'additionalProperties' ? ` '${(first.params as { additionalProperty: string }).additionalProperty}'` : '';
-    return `${where}${first.message ?? 'is invalid'}${allowed}${extra}`;
+    if (validate(value)) return [];
+    const errors = validate.errors ?? [];
+    return errors.length === 0 ? ['does not match the schema'] : errors.slice(0, limit).map(describe);
   }
+}
+
+function describe(error: ErrorObject): string {
+  const where = error.instancePath === '' ? '' : `${error.instancePath.slice(1).replaceAll('/', '.')} `;
+  const allowed = error.keyword === 'enum' ? ` (${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')})` : '';
+  const extra = error.keyword === 'additionalProperties' ? ` '${(error.params as { additionalProperty: string }).additionalProperty}'` : '';
+  return `${where}${error.message ?? 'is invalid'}${allowed}${extra}`;
 }
 
 /** Skill contracts name the draft in `$schema`; the checker is 2020-12 whatever they say. */

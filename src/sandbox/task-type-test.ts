@@ -78,7 +78,7 @@ export function taskTypeRun(ctx: SubjectContext): SubjectRun {
   const scopeOf = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ task, ...extra });
 
   return {
-    async step(step) {
+    step(step) {
       if (isRecord(step.approve)) return approve(step.approve);
       if (isRecord(step.verify)) {
         verified[String(step.verify.check)] = String(step.verify.result);

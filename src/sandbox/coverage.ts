@@ -60,6 +60,47 @@ export interface ElementCoverage extends CoverageCount {
   handlers: CoverageCount;
 }
 
+/** The coverage of a work rule by a test: its outcomes (`matched`, `not_matched`, `failed` with an interpretation) and its condition's two branches. */
+export interface RuleCoverage {
+  outcomes: CoverageCount;
+  branches: CoverageCount;
+}
+
+/** The coverage of a task type by a test: gate outcomes (`<gate>/<decision>`), preconditions, completion actions (`onComplete/<i>`), acceptance criteria (by key). */
+export interface TaskTypeCoverage {
+  outcomes: CoverageCount;
+  preconditions: CoverageCount;
+  completion: CoverageCount;
+  acceptance: CoverageCount;
+}
+
+export type SubjectCoverage = ElementCoverage | RuleCoverage | TaskTypeCoverage;
+
+/** What a work rule's tests can cover. */
+export function ruleCoverageItems(spec: Readonly<Record<string, unknown>>): { outcomes: string[]; branches: string[] } {
+  return {
+    outcomes: ['matched', 'not_matched', ...(spec.interpretation !== undefined ? ['failed'] : [])],
+    branches: spec.condition === undefined ? [] : ['condition:true', 'condition:false'],
+  };
+}
+
+/** What a task type's tests can cover. The sandbox models no preconditions of a task type: none are counted. */
+export function taskTypeCoverageItems(spec: Readonly<Record<string, unknown>>): { outcomes: string[]; preconditions: string[]; completion: string[]; acceptance: string[] } {
+  const gates = isRecord(spec.approvalSchema) && isRecord(spec.approvalSchema.gates) ? spec.approvalSchema.gates : {};
+  const onComplete = isRecord(spec.completionSchema) && isRecord(spec.completionSchema.onComplete) ? spec.completionSchema.onComplete : {};
+  return {
+    outcomes: Object.entries(gates).flatMap(([gate, body]) => Object.keys(isRecord(body) && isRecord(body.outcomes) ? body.outcomes : {}).map((decision) => `${gate}/${decision}`)),
+    preconditions: [],
+    completion: records(onComplete.actions).map((_, i) => `onComplete/${i}`),
+    acceptance: records(spec.acceptance).map((criterion) => String(criterion.key)),
+  };
+}
+
+/** Counts, kind by kind, of what a test reached of the items. */
+export function countsOf<K extends string>(items: Record<K, string[]>, reached: Partial<Record<K, ReadonlySet<string>>>): Record<K, CoverageCount> {
+  return Object.fromEntries(Object.entries(items).map(([kind, list]) => [kind, countOf(list as string[], reached[kind as K] ?? new Set())])) as Record<K, CoverageCount>;
+}
+
 /** Everything of a process that coverage counts, by kind, in the order the process reads. */
 export function coverageItems(model: ProcessModel): Record<CoverageKind, string[]> {
   const steps = topLevelBlocks(model).flatMap(stepsIn);

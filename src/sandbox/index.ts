@@ -14,23 +14,40 @@ import type { PackageObject } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
 import type { SourceDocument } from '../json/document.js';
 import { Catalog } from './catalog.js';
-import { COVERAGE_KINDS, countOf, coverageItems, type CoverageKind } from './coverage.js';
+import { countOf, coverageItems, ruleCoverageItems, taskTypeCoverageItems, type CoverageCount, type RuleCoverage, type SubjectCoverage, type TaskTypeCoverage } from './coverage.js';
 import { processModel } from '../process/index.js';
 import type { ElementCoverage, TestResult } from './result.js';
 import { runScenario } from './scenario.js';
 import { SchemaChecker } from './schemas.js';
 import { isRecord } from '../json/guards.js';
 
-export type { TestFailure, TestResult, ElementCoverage, CoverageCount, TestSubject } from './result.js';
+export type { TestFailure, TestResult, ElementCoverage, CoverageCount, RuleCoverage, SubjectCoverage, TaskTypeCoverage, TestSubject } from './result.js';
 
 export interface TestOptions extends CheckOptions {
-  /** Only the tests whose `name`, file name (with or without `.test.yaml`) or path is this. */
+  /** Only the tests whose `name`, file name (with or without `.test.yaml`) or path is this; a name no test has is refused. */
   test?: string;
+  /** Only the test files at these paths (as the report names them). */
+  files?: readonly string[];
 }
 
 export interface ProcessCoverage extends ElementCoverage {
   package?: string;
   process: string;
+  version?: number;
+}
+
+export interface RuleCoverageReport extends RuleCoverage {
+  package?: string;
+  rule: string;
+  /** Tests of the rule. */
+  tests: number;
+}
+
+export interface TaskTypeCoverageReport extends TaskTypeCoverage {
+  package?: string;
+  taskType: string;
+  /** Tests of the task type. */
+  tests: number;
 }
 
 /** What `test` returns, and what `test --json` prints. */
@@ -41,8 +58,12 @@ export interface TestReport {
   /** Tests that could not run: their package has check errors, or the engine broke. */
   errors: number;
   tests: TestResult[];
-  /** Per process: elements reached by any of its tests. */
+  /** Per process: what any of its tests reached — elements, transitions, decision rows, handlers. */
   coverage: ProcessCoverage[];
+  /** Per work rule with tests: their outcomes and the branches of its condition. */
+  ruleCoverage: RuleCoverageReport[];
+  /** Per task type with tests: gate outcomes, preconditions, completion actions, acceptance criteria. */
+  taskTypeCoverage: TaskTypeCoverageReport[];
   /** Check errors that kept scenarios from running. */
   problems: Finding[];
 }
@@ -65,7 +86,7 @@ export async function runTests(options: TestOptions = {}): Promise<{ report: Tes
   for (const file of workspace.files.filter((f) => f.role === 'test')) {
     candidates.push({ document: file.document, file: file.file, catalog: () => (looseCatalog ??= catalogOfLooseFiles(workspace)), blocked: broken.has('') });
   }
-  const chosen = candidates.filter((candidate) => selected(options.test, candidate.document.value, candidate.file));
+  const chosen = candidates.filter((candidate) => selected(options.test, candidate.document.value, candidate.file) && (options.files === undefined || options.files.includes(candidate.file)));
   if (options.test !== undefined && chosen.length === 0) throw new NoTestSelected(options.test, candidates.map((candidate) => testName(candidate.document.value, candidate.file)));
   for (const candidate of chosen) {
     const result = candidate.blocked ? refused(candidate.document.value, candidate.file, candidate.pkg) : await runScenario(candidate.document, candidate.catalog(), candidate.pkg, schemas);
@@ -73,16 +94,16 @@ export async function runTests(options: TestOptions = {}): Promise<{ report: Tes
     tests.push(result);
   }
   const count = (status: TestResult['status']) => tests.filter((t) => t.status === status).length;
+  const specOf = (test: TestResult, kind: 'Process' | 'WorkRule' | 'TaskType') => catalogs.get(test)?.object(kind, test.target);
   const report: TestReport = {
     ok: blocking.length === 0 && tests.every((t) => t.status === 'passed'),
     passed: count('passed'),
     failed: count('failed'),
     errors: count('error'),
     tests,
-    coverage: processCoverage(tests, (test) => {
-      const process = catalogs.get(test)?.object('Process', test.target);
-      return process === undefined ? undefined : coverageItems(processModel(process.spec));
-    }),
+    coverage: processCoverage(tests, specOf),
+    ruleCoverage: ruleCoverage(tests, specOf),
+    taskTypeCoverage: taskTypeCoverage(tests, specOf),
     problems: blocking,
   };
   return { report, workspace };
@@ -96,7 +117,6 @@ export class NoTestSelected extends Error {
 
   constructor(test: string, names: readonly string[]) {
     super(`no test is named '${test}' (by its name, file name or path)${names.length === 0 ? ': there are no tests' : `; the tests are: ${names.map((name) => `'${name}'`).join(', ')}`}`);
-    this.name = 'NoTestSelected';
     this.details = { test, tests: [...names] };
   }
 }
@@ -105,7 +125,8 @@ function testName(value: unknown, file: string): string {
   return isRecord(value) && typeof value.name === 'string' ? value.name : file;
 }
 
-function selected(filter: string | undefined, value: unknown, file: string): boolean {
+/** Whether `--test` selects a test: by its name, its file name (with or without `.test.yaml`) or its path. */
+export function selected(filter: string | undefined, value: unknown, file: string): boolean {
   if (filter === undefined) return true;
   const name = isRecord(value) ? value.name : undefined;
   const base = basename(file);
@@ -158,35 +179,82 @@ function looseObjects(workspace: Workspace): PackageObject[] {
   });
 }
 
-/** Per process: what any of its tests reached, kind by kind. */
-function processCoverage(tests: readonly TestResult[], itemsOf: (test: TestResult) => Record<CoverageKind, string[]> | undefined): ProcessCoverage[] {
-  const byProcess = new Map<string, { pkg?: string; process: string; items: Record<CoverageKind, string[]>; missed: Record<CoverageKind, Set<string>> }>();
-  for (const test of tests) {
-    const items = test.subject === 'process' && test.coverage !== undefined ? itemsOf(test) : undefined;
-    if (items === undefined) continue;
-    const key = `${test.package ?? ''}/${test.target}`;
-    const missed = missedOf(test.coverage!);
-    const known = byProcess.get(key);
-    if (known === undefined) {
-      const sets = Object.fromEntries(COVERAGE_KINDS.map((kind) => [kind, new Set(missed[kind])])) as Record<CoverageKind, Set<string>>;
-      byProcess.set(key, { ...(test.package !== undefined ? { pkg: test.package } : {}), process: test.target, items, missed: sets });
-      continue;
-    }
-    for (const kind of COVERAGE_KINDS) for (const id of known.missed[kind]) if (!missed[kind].includes(id)) known.missed[kind].delete(id);
-  }
-  return [...byProcess.values()].map(({ pkg, process, items, missed }) => {
-    const count = (kind: CoverageKind) => countOf(items[kind], new Set(items[kind].filter((id) => !missed[kind].has(id))));
-    return {
-      ...(pkg !== undefined ? { package: pkg } : {}),
-      process,
-      ...count('elements'),
-      transitions: count('transitions'),
-      decisionRows: count('decisionRows'),
-      handlers: count('handlers'),
-    };
-  });
+/** Per subject (a process, a rule, a task type): what any of its tests reached, kind by kind. */
+interface Aggregate {
+  pkg?: string;
+  target: string;
+  /** Its first test (for what the subject itself says, like a process's version). */
+  first: TestResult;
+  tests: number;
+  items: Record<string, string[]>;
+  missed: Record<string, Set<string>>;
 }
 
-function missedOf(coverage: ElementCoverage): Record<CoverageKind, string[]> {
-  return { elements: coverage.missed, transitions: coverage.transitions.missed, decisionRows: coverage.decisionRows.missed, handlers: coverage.handlers.missed };
+function aggregate(tests: readonly TestResult[], subject: TestResult['subject'], itemsOf: (test: TestResult) => Record<string, string[]> | undefined): Aggregate[] {
+  const byTarget = new Map<string, Aggregate>();
+  for (const test of tests) {
+    const items = test.subject === subject && test.coverage !== undefined ? itemsOf(test) : undefined;
+    if (items === undefined) continue;
+    const missed = countsByKind(test.coverage!);
+    const key = `${test.package ?? ''}/${test.target}`;
+    const known = byTarget.get(key);
+    if (known === undefined) {
+      const sets = Object.fromEntries(Object.keys(items).map((kind) => [kind, new Set(missed[kind]?.missed ?? items[kind])]));
+      byTarget.set(key, { ...(test.package !== undefined ? { pkg: test.package } : {}), target: test.target, first: test, tests: 1, items, missed: sets });
+      continue;
+    }
+    known.tests++;
+    for (const kind of Object.keys(items)) for (const id of known.missed[kind]!) if (!(missed[kind]?.missed ?? []).includes(id)) known.missed[kind]!.delete(id);
+  }
+  return [...byTarget.values()];
+}
+
+/** The counts of a test's coverage by kind (a process's elements under `elements`). */
+function countsByKind(coverage: SubjectCoverage): Record<string, CoverageCount> {
+  if (!('percent' in coverage)) return { ...coverage };
+  const { transitions, decisionRows, handlers, ...elements } = coverage;
+  return { elements, transitions, decisionRows, handlers };
+}
+
+function countOfAggregate(aggregate: Aggregate, kind: string): CoverageCount {
+  const items = aggregate.items[kind] ?? [];
+  return countOf(items, new Set(items.filter((id) => !aggregate.missed[kind]!.has(id))));
+}
+
+function processCoverage(tests: readonly TestResult[], specOf: (test: TestResult, kind: 'Process' | 'WorkRule' | 'TaskType') => PackageObject | undefined): ProcessCoverage[] {
+  return aggregate(tests, 'process', (test) => {
+    const process = specOf(test, 'Process');
+    return process === undefined ? undefined : coverageItems(processModel(process.spec));
+  }).map((a) => ({
+    ...(a.pkg !== undefined ? { package: a.pkg } : {}),
+    process: a.target,
+    ...versionOf(specOf(a.first, 'Process')),
+    ...countOfAggregate(a, 'elements'),
+    transitions: countOfAggregate(a, 'transitions'),
+    decisionRows: countOfAggregate(a, 'decisionRows'),
+    handlers: countOfAggregate(a, 'handlers'),
+  }));
+}
+
+function versionOf(process: PackageObject | undefined): { version?: number } {
+  return typeof process?.spec.version === 'number' ? { version: process.spec.version } : {};
+}
+
+function ruleCoverage(tests: readonly TestResult[], specOf: (test: TestResult, kind: 'WorkRule') => PackageObject | undefined): RuleCoverageReport[] {
+  return aggregate(tests, 'rule', (test) => {
+    const rule = specOf(test, 'WorkRule');
+    return rule === undefined ? undefined : ruleCoverageItems(rule.spec);
+  }).map((a) => ({ ...(a.pkg !== undefined ? { package: a.pkg } : {}), rule: a.target, tests: a.tests, outcomes: countOfAggregate(a, 'outcomes'), branches: countOfAggregate(a, 'branches') }));
+}
+
+function taskTypeCoverage(tests: readonly TestResult[], specOf: (test: TestResult, kind: 'TaskType') => PackageObject | undefined): TaskTypeCoverageReport[] {
+  return aggregate(tests, 'taskType', (test) => {
+    const type = specOf(test, 'TaskType');
+    return type === undefined ? undefined : taskTypeCoverageItems(type.spec);
+  }).map((a) => ({
+    ...(a.pkg !== undefined ? { package: a.pkg } : {}),
+    taskType: a.target, tests: a.tests,
+    outcomes: countOfAggregate(a, 'outcomes'), preconditions: countOfAggregate(a, 'preconditions'),
+    completion: countOfAggregate(a, 'completion'), acceptance: countOfAggregate(a, 'acceptance'),
+  }));
 }

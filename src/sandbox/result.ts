@@ -4,9 +4,9 @@
  * is written, what was expected and what happened; and, for processes, the coverage of the process.
  */
 import type { Span } from '../json/document.js';
-import type { ElementCoverage } from './coverage.js';
+import type { SubjectCoverage } from './coverage.js';
 
-export type { CoverageCount, ElementCoverage } from './coverage.js';
+export type { CoverageCount, ElementCoverage, RuleCoverage, SubjectCoverage, TaskTypeCoverage } from './coverage.js';
 
 export type TestSubject = 'process' | 'rule' | 'taskType';
 
@@ -34,7 +34,8 @@ export interface TestResult {
   steps: number;
   /** What failed, in the order of the steps; empty when the test passed. */
   failures: TestFailure[];
-  coverage?: ElementCoverage;
+  /** What the test covered of its process, rule or task type (absent when it did not run). */
+  coverage?: SubjectCoverage;
 }
 
 /**

@@ -3,6 +3,7 @@
  * decides whether the rule looks at the input at all (`skipped`), the condition whether it acts (`not_matched`),
  * the interpretation skill may fail it (`failed`), and the action templates give the work it ensures.
  */
+import { countsOf, ruleCoverageItems } from './coverage.js';
 import { ScenarioFailure } from './result.js';
 import { conditionHolds, renderDeep, renderTemplate } from './templates.js';
 import type { SubjectContext, SubjectRun } from './subject.js';
@@ -40,7 +41,9 @@ export function ruleRun(ctx: SubjectContext): SubjectRun {
   const log = emptyLog();
   const { result, reason, work } = decideRule(rule.spec, givenInput(given, ctx.catalog.settingsWith(isRecord(given.settings) ? given.settings : {})), ctx, log);
   if (work !== undefined) log.ensureWork.push(work);
+  const branch = result === 'not_matched' ? ['condition:false'] : result === 'skipped' ? [] : ['condition:true'];
   return {
+    coverage: () => countsOf(ruleCoverageItems(rule.spec), { outcomes: new Set([result]), branches: new Set(branch) }),
     step(step) {
       const expect = isRecord(step.expect) ? step.expect : {};
       if (typeof expect.result === 'string' && expect.result !== result) {

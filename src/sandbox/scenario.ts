@@ -65,15 +65,14 @@ export async function runScenario(document: SourceDocument, catalog: Catalog, pk
     }
     result.steps = i + 1;
   }
-  if (run.coverage !== undefined) {
-    result.coverage = run.coverage();
-    const minimum = isRecord(test.coverage) && typeof test.coverage.minimum === 'number' ? test.coverage.minimum : undefined;
-    if (minimum !== undefined && result.coverage.percent < minimum) {
-      const failure = new ScenarioFailure('coverage_below_minimum', `coverage of elements ${result.coverage.percent}% is below the minimum ${minimum}%; never reached: ${result.coverage.missed.join(', ')}`, {
-        expected: minimum, actual: result.coverage.percent,
-      });
-      result.failures.push(failureOf(document, failure, '/coverage/minimum'));
-    }
+  const coverage = run.coverage();
+  result.coverage = coverage;
+  const minimum = isRecord(test.coverage) && typeof test.coverage.minimum === 'number' ? test.coverage.minimum : undefined;
+  if (minimum !== undefined && 'percent' in coverage && coverage.percent < minimum) {
+    const failure = new ScenarioFailure('coverage_below_minimum', `coverage of elements ${coverage.percent}% is below the minimum ${minimum}%; never reached: ${coverage.missed.join(', ')}`, {
+      expected: minimum, actual: coverage.percent,
+    });
+    result.failures.push(failureOf(document, failure, '/coverage/minimum'));
   }
   if (result.failures.length > 0) result.status = 'failed';
   return result;

@@ -5,7 +5,7 @@
 import type { InstallVariable } from '../cel/index.js';
 import type { Catalog } from './catalog.js';
 import type { MockBook } from './mocks.js';
-import type { ElementCoverage } from './coverage.js';
+import type { SubjectCoverage } from './coverage.js';
 import type { ScenarioFailure } from './result.js';
 import type { SchemaChecker } from './schemas.js';
 
@@ -25,5 +25,6 @@ export interface SubjectRun {
    * expectation that did not hold).
    */
   step(step: Record<string, unknown>, index: number): ScenarioFailure[] | void;
-  coverage?(): ElementCoverage;
+  /** What the scenario covered of its subject. */
+  coverage(): SubjectCoverage;
 }

@@ -53,7 +53,7 @@ describe('scenarios that must pass', () => {
     })]);
     const loose = await outcomes({ paths: renewalFiles() });
     expect(loose.coverage).toEqual([{
-      process: 'machine-renewal', total: 24, covered: 24, percent: 100, missed: [],
+      process: 'machine-renewal', version: 2, total: 24, covered: 24, percent: 100, missed: [],
       transitions: { covered: 14, total: 15, percent: 93.3, missed: ['approve-budget:rejected'] },
       decisionRows: { covered: 2, total: 2, percent: 100, missed: [] },
       handlers: { covered: 5, total: 5, percent: 100, missed: [] },

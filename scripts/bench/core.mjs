@@ -29,7 +29,7 @@ async function throughput(count, status, request) {
 }
 
 export async function run({ root = fileURLToPath(new URL('../../', import.meta.url)) } = {}) {
-  const { startCoreServer } = await import(new URL('dist/core/server/server.js', `file://${root.endsWith('/') ? root : `${root}/`}`).href);
+  const { startCoreServer } = await import(new URL('dist/server/server.js', `file://${root.endsWith('/') ? root : `${root}/`}`).href);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-core-'));
   const core = await startCoreServer({ dataDir, token: 'bench', host: '127.0.0.1', port: 0 });
   const headers = { Authorization: 'Bearer bench', 'Content-Type': 'application/json' };

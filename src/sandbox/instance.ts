@@ -172,6 +172,12 @@ export interface World {
 /** Monday 5 January 2026, 09:00 UTC: the clock of a scenario that gives none. */
 export const DEFAULT_CLOCK = Date.UTC(2026, 0, 5, 9);
 
+/**
+ * The CEL environments of a process, by the names `catch … as` adds: built once per process object (a process
+ * sees the same data schema and package settings in every scenario of a run) and shared by its instances.
+ */
+const ENVIRONMENTS = new WeakMap<PackageObject, Map<string, CelEnvironment>>();
+
 /** The journal's bound: frames executed per input before the instance fails with `step_limit_exceeded`. */
 const FRAME_LIMIT = 10_000;
 
@@ -213,7 +219,7 @@ export class ProcessInstance {
   private framesThisInput = 0;
   private threadCount = 0;
   private timerCount = 0;
-  private readonly envs = new Map<string, CelEnvironment>();
+  private readonly envs: Map<string, CelEnvironment>;
   private readonly profile: Profile;
 
   constructor(
@@ -227,6 +233,9 @@ export class ProcessInstance {
     this.model = processModel(process.spec);
     this.startedAt = world.clock;
     this.profile = processProfile({ ...process.spec, data: world.catalog.dataSchema(process) ?? {} }, world.catalog.settingsSchema);
+    let envs = ENVIRONMENTS.get(process);
+    if (envs === undefined) ENVIRONMENTS.set(process, (envs = new Map()));
+    this.envs = envs;
     this.stages = this.model.stages.map((stage) => ({ stage, state: 'available', enteredAt: 0, runs: 0, closedSeq: 0, timers: [] }));
   }
 

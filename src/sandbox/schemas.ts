@@ -11,38 +11,52 @@ type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
 // ajv-formats is a CommonJS module whose function is its default export.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
 
+/** A validator kind: the first error, or all of them; its ajv is made on first use and shared. */
+class Validators {
+  private ajv?: Ajv2020;
+  private readonly compiled = new WeakMap<object, ValidateFunction | string>();
+
+  constructor(private readonly allErrors: boolean) {}
+
+  /** The compiled validator of a schema object (compiled once per object), or why the schema cannot be used. */
+  of(schema: object): ValidateFunction | string {
+    let validate = this.compiled.get(schema);
+    if (validate === undefined) {
+      this.ajv ??= addFormats(new Ajv2020({ strict: false, allErrors: this.allErrors, validateSchema: false }));
+      try {
+        validate = this.ajv.compile(withoutDialect(schema as Record<string, unknown>));
+      } catch (error) {
+        validate = `the schema cannot be used: ${(error as Error).message}`;
+      }
+      this.compiled.set(schema, validate);
+    }
+    return validate;
+  }
+}
+
+// The schemas of a loaded workspace are the same objects from one scenario to the next: each is compiled once.
+const FIRST_ERROR = new Validators(false);
+const ALL_ERRORS = new Validators(true);
+
 export class SchemaChecker {
-  private readonly ajv = addFormats(new Ajv2020({ strict: false, allErrors: false, validateSchema: false }));
-  private readonly compiled = new WeakMap<object, ValidateFunction>();
-
-  private readonly compiledAll = new WeakMap<object, ValidateFunction>();
-  private readonly ajvAll = addFormats(new Ajv2020({ strict: false, allErrors: true, validateSchema: false }));
-
   /** The first problem of `value` against `schema` as `<path> <message>`, or undefined when it is valid. */
   problem(schema: unknown, value: unknown): string | undefined {
-    return this.check(this.ajv, this.compiled, schema, value, 1)[0];
+    return check(FIRST_ERROR, schema, value, 1)[0];
   }
 
   /** Up to `limit` problems of `value` against `schema`. */
   problems(schema: unknown, value: unknown, limit: number): string[] {
-    return this.check(this.ajvAll, this.compiledAll, schema, value, limit);
+    return check(ALL_ERRORS, schema, value, limit);
   }
+}
 
-  private check(ajv: Ajv2020, compiled: WeakMap<object, ValidateFunction>, schema: unknown, value: unknown, limit: number): string[] {
-    if (typeof schema !== 'object' || schema === null) return [];
-    let validate = compiled.get(schema);
-    if (validate === undefined) {
-      try {
-        validate = ajv.compile(withoutDialect(schema as Record<string, unknown>));
-      } catch (error) {
-        return [`the schema cannot be used: ${(error as Error).message}`];
-      }
-      compiled.set(schema, validate);
-    }
-    if (validate(value)) return [];
-    const errors = validate.errors ?? [];
-    return errors.length === 0 ? ['does not match the schema'] : errors.slice(0, limit).map(describe);
-  }
+function check(validators: Validators, schema: unknown, value: unknown, limit: number): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const validate = validators.of(schema);
+  if (typeof validate === 'string') return [validate];
+  if (validate(value)) return [];
+  const errors = validate.errors ?? [];
+  return errors.length === 0 ? ['does not match the schema'] : errors.slice(0, limit).map(describe);
 }
 
 function describe(error: ErrorObject): string {

@@ -68,6 +68,14 @@ describe('scenarios that must pass', () => {
     expect(result).toMatchObject({ status: 'passed', failures: [] });
   });
 
+  // The engine evaluates through src/cel: RE2 `matches()` and `getHours()` at a fixed offset come with the CEL
+  // profile of the core (cp/1). Until this project's profile evaluates them, the scenario fails, and this test
+  // says so; it fails the day they work, to be turned into a plain `it`.
+  it.fails('evaluates a regular expression in RE2 syntax and the hours of a fixed offset, as the core\'s CEL does', async () => {
+    const report = await outcomes({ paths: [join(PACKAGES, 'cel-runtime')] });
+    expect(report.tests.map((t) => [t.status, t.failures.map((f) => f.message)])).toEqual([['passed', []]]);
+  });
+
   it('selects one test by name', async () => {
     const report = await outcomes({ paths: [join(PACKAGES, 'engine-demo')], test: 'an order nobody pays ends unpaid' });
     expect(report.tests.map((t) => t.name)).toEqual(['an order nobody pays ends unpaid']);

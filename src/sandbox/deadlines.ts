@@ -42,11 +42,11 @@ export function startDeadline(instance: ProcessInstance, work: DeadlineWork): nu
     computed = deadline(work.due, instance.now, dueContext(instance, work.bindings));
   } catch (error) {
     if (error instanceof ScenarioFailure) throw error;
-    keep(instance, work.key, { key: work.key, state: 'unknown', open: true, provisional: false });
+    keep(instance, work.key, { key: work.key, state: 'unknown', open: true, provisional: false, pausable: work.pausable });
     instance.emit('sla_failed', work.key, { reason: (error as Error).message });
     return undefined;
   }
-  const record: SlaRecord = { key: work.key, due: computed.at, state: 'ok', open: true, provisional: computed.provisional };
+  const record: SlaRecord = { key: work.key, due: computed.at, state: 'ok', open: true, provisional: computed.provisional, pausable: work.pausable };
   if (computed.warnAt !== undefined) record.warnAt = computed.warnAt;
   keep(instance, work.key, record);
   const timer = (at: number, id: string, fire: () => void, moved?: (at: number) => void) => setTimer(instance, {

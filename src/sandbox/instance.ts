@@ -103,6 +103,8 @@ export interface SlaRecord {
   key: string;
   due?: number;
   warnAt?: number;
+  /** Its timers stop while the instance is suspended (the deadline of a stage's work, not of the process). */
+  pausable: boolean;
   /** `unknown` when the deadline could not be computed (`process.sla_failed`). */
   state: 'ok' | 'warning' | 'breached' | 'unknown';
   open: boolean;
@@ -159,7 +161,7 @@ export interface World {
   createTask(activity: Activity, request: TaskRequest): TaskRecord | Refusal;
   cancelTask(task: TaskRecord): void;
   reassignTask(task: TaskRecord, candidates: readonly (string | null)[]): void;
-  requestApprovals(activity: Activity, request: ApprovalRequest, excludedAsWritten: readonly unknown[]): Refusal | undefined;
+  requestApprovals(request: ApprovalRequest, excludedAsWritten: readonly unknown[]): Refusal | undefined;
   invokeSkill(activity: Activity, skill: string, input: Record<string, unknown>): Refusal | undefined;
   invokeAgent(activity: Activity, agent: string, request: TaskRequest, input: Record<string, unknown>): TaskRecord | Refusal;
   startChild(activity: Activity, process: string, data: Record<string, unknown>): Refusal | undefined;
@@ -422,7 +424,7 @@ function taskBinding(task: TaskRecord): Record<string, unknown> {
 /** The state `expect.sla` reads of a deadline now: breached once due (even before its timer fired). */
 export function slaState(instance: ProcessInstance, record: SlaRecord): SlaRecord['state'] | 'paused' {
   if (record.state === 'unknown') return 'unknown';
-  if (instance.status === 'suspended' && record.open) return 'paused';
+  if (instance.status === 'suspended' && record.open && record.pausable) return 'paused';
   if (record.due !== undefined && record.due <= instance.now) return 'breached';
   return record.state;
 }
@@ -473,7 +475,7 @@ export class Thread {
   }
 }
 
-export type ActivityKind = 'human' | 'approve' | 'call' | 'recall' | 'listen' | 'wait' | 'fork' | 'retry' | 'compensate';
+export type ActivityKind = 'human' | 'approve' | 'call' | 'recall' | 'listen' | 'wait' | 'fork' | 'retry';
 
 export type ExitOutcome = 'completed' | 'timed_out' | 'withdrawn' | 'failed' | 'interrupted' | 'cancelled' | 'migrated';
 
@@ -525,8 +527,8 @@ export class Activity {
     this.instance.activities.delete(this);
     this.instance.closedActivities.push(this);
     for (const timer of this.timers) cancelTimer(timer);
-    const sla = this.instance.sla.get(this.step.id);
-    if (sla !== undefined && this.kind !== 'fork' && this.kind !== 'retry') sla.open = false;
+    const sla = this.reported ? this.instance.sla.get(this.step.id) : undefined;
+    if (sla !== undefined) sla.open = false;
     if (this.thread.waiting === this) this.thread.waiting = undefined;
   }
 
@@ -572,11 +574,6 @@ export function setTimer(instance: ProcessInstance, spec: TimerSpec, owner?: Tim
   return timer;
 }
 
-export function cancelTimer(timer: TimerRecord): void {
+function cancelTimer(timer: TimerRecord): void {
   timer.instance.timers.delete(timer);
-}
-
-/** Whether the timer counts now: a frozen one waits for the instance to resume. */
-export function timerRunning(timer: TimerRecord): boolean {
-  return timer.remaining === undefined;
 }

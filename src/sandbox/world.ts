@@ -296,7 +296,7 @@ export class Sandbox implements World {
     if (typeof assignee === 'string') task.assignee = assignee;
   }
 
-  requestApprovals(_activity: Activity, request: ApprovalRequest, excludedAsWritten: readonly unknown[]): Refusal | undefined {
+  requestApprovals(request: ApprovalRequest, excludedAsWritten: readonly unknown[]): Refusal | undefined {
     const refusal = requestRefusal(request, excludedAsWritten);
     return refusal === undefined ? undefined : { refused: refusal };
   }

@@ -27,7 +27,7 @@ export const approve: Handler<'approve'> = (step, run) => {
   };
   const activity = new Activity('approve', step, thread, instance);
   activity.approval = request;
-  const refusal = instance.world.requestApprovals(activity, request, excludedRaw);
+  const refusal = instance.world.requestApprovals(request, excludedRaw);
   if (isRefusal(refusal)) {
     refuse(run, activity, refusal);
     return { kind: 'wait' };

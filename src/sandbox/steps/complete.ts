@@ -3,5 +3,5 @@ import type { Handler } from './handler.js';
 
 export const complete: Handler<'complete'> = (step, { runner }) => {
   runner.control.completeInstance(typeof step.body.outcome === 'string' ? step.body.outcome : undefined);
-  return { kind: 'wait' };
+  return { kind: 'closed' };
 };

@@ -15,7 +15,8 @@ export interface StepDone {
   status?: 'completed' | 'timed_out';
 }
 
-export type StepOutcome = ({ kind: 'done' } & StepDone) | { kind: 'wait' } | { kind: 'block' };
+/** `done`: finished now; `block`: a block it pushed finishes it; `wait`: an activity's answer finishes it; `closed`: it closed the instance. */
+export type StepOutcome = ({ kind: 'done' } & StepDone) | { kind: 'wait' } | { kind: 'block' } | { kind: 'closed' };
 
 /** What the instance as a whole does for a step: close it, suspend and resume it. */
 export interface InstanceControl {

@@ -1,10 +1,11 @@
 /**
  * `package-sdk test` as a library: check the targets first (a package with errors runs no scenarios, as in the
  * reference's pyramid), then run every scenario (`tests/*.test.yaml` of the packages, and test files given on
- * their own with the loose objects next to them) in the local engine.
+ * their own with the loose objects next to them) in the local engine, as the core's sandbox runs them; then
+ * the coverage of each process, work rule and task type over all its tests.
  *
  *   const { report } = await runTests({ paths: ['packages/claims'] });
- *   report.ok; report.tests[0].failure?.message
+ *   report.ok; report.tests[0].failures[0]?.message; report.coverage[0].transitions.missed
  */
 import { basename } from 'node:path';
 import { check, type CheckOptions } from '../check/index.js';

@@ -1,7 +1,8 @@
-// Loads dist/cli/check.bundle.cjs (see scripts/build-check-bundle.mjs) with V8's code cache beside it, and
-// offers the precompiled schema validators the same way, loaded only when a file needs validating (a file
-// known to the parse cache does not). Returns undefined when there is no bundle, or when the modules were
-// compiled after it (a `tsc` run without the rest of the build), so the caller falls back to the modules.
+// Loads a bundled command job — dist/cli/<name>.bundle.cjs (see scripts/build-check-bundle.mjs): `check`,
+// `test` — with V8's code cache beside it, and offers the precompiled schema validators the same way, loaded
+// only when a file needs validating (a file known to the parse cache does not). Returns undefined when there
+// is no bundle, or when the modules were compiled after it (a `tsc` run without the rest of the build), so
+// the caller falls back to the modules.
 import { readFileSync, statSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -22,10 +23,11 @@ function runCached(file) {
   return { exports: module.exports, script };
 }
 
-export function loadCheckBundle(root) {
-  const file = join(root, 'dist/cli/check.bundle.cjs');
+/** The bundle of a command job (`check`, `test`): its exports and compiled script, and the validators it may load. */
+export function loadBundle(root, name) {
+  const file = join(root, `dist/cli/${name}.bundle.cjs`);
   try {
-    if (statSync(file).mtimeMs < statSync(join(root, 'dist/cli/check.js')).mtimeMs) return undefined;
+    if (statSync(file).mtimeMs < statSync(join(root, `dist/cli/${name}.js`)).mtimeMs) return undefined;
   } catch {
     return undefined;
   }

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
-// A plain `check` (pre-commit hooks, editors) takes a lean path that does not load the command framework;
-// anything it does not fully understand — help, usage errors, every other command — goes to oclif.
-if (process.argv[2] === 'check') {
+// A plain `check` (pre-commit hooks, editors) and a plain `test` in process (CI) take a lean path that does not
+// load the command framework; anything it does not fully understand — help, usage errors, every other command
+// — goes to oclif.
+const LEAN = { check: 'runCheckFast', test: 'runTestFast' };
+const name = process.argv[2];
+if (Object.hasOwn(LEAN, name)) {
   const { fileURLToPath } = await import('node:url');
   const { createRequire } = await import('node:module');
-  const { loadCheckBundle } = await import('./check-bundle.js');
+  const { loadBundle } = await import('./check-bundle.js');
   const root = fileURLToPath(new URL('..', import.meta.url));
-  const job = loadCheckBundle(root)?.module ?? (await import('../dist/cli/check.js'));
+  const job = loadBundle(root, name)?.module ?? (await import(`../dist/cli/${name}.js`));
   const { version } = createRequire(import.meta.url)('../package.json');
-  const exitCode = await job.runCheckFast(process.argv.slice(3), version);
+  const exitCode = await job[LEAN[name]](process.argv.slice(3), version);
   if (exitCode !== undefined) process.exitCode = exitCode;
 }
 if (process.exitCode === undefined) {

@@ -53,6 +53,8 @@ processRow(`check ${subject.label} --no-cache`, [cli, 'check', '--no-cache', '--
 const generated = generatePackage(1000);
 processRow('check generated package, 1,000 objects', [cli, 'check', '--package', generated], '< 2000 ms');
 processRow('check generated package, 1,000 objects --no-cache', [cli, 'check', '--no-cache', '--package', generated], '< 2000 ms');
+// test checks first, with the same cache as check, then runs every scenario of the installation in process.
+processRow(`test ${subject.label}`, [cli, 'test', '--install', join(subject.install.cwd, subject.install.file)], '< 4x baseline');
 rmSync(process.env.PACKAGE_SDK_CACHE, { recursive: true, force: true });
 
 /** Modules of scripts/bench/ that the pieces share, not pieces themselves. */

@@ -128,7 +128,8 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
   }
 }
 
-async function useCheckCache(): Promise<void> {
+/** Reuse what earlier runs learnt of unchanged files, in $PACKAGE_SDK_CACHE/check (`check`, and `test` that checks first). */
+export async function useCheckCache(): Promise<void> {
   const [{ ParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../sources/cache.js')]);
   useParseCache(new ParseCache(`${cacheRoot()}/check`));
 }

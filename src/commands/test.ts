@@ -5,14 +5,17 @@ import type { TestReport } from '../sandbox/index.js';
 export default class Test extends JsonCommand {
   static override summary = 'Run package scenarios (tests/*.test.yaml) in the local process engine, or on a core.';
   static override description = `Checks the targets first: a package with check errors runs no scenarios. Then each scenario runs in
-virtual time with its mocks — processes, work rules and task types — and stops at its first failing step,
-named by file:line:col with expected and actual values. Coverage of process elements is reported per process.
+virtual time with its mocks — processes, work rules and task types — as the core's sandbox runs it: a
+failed expect is reported (file:line:col, expected and actual) and the scenario goes on; a step that cannot
+be done stops it. Coverage is reported per process (elements, transitions, decision rows, handlers), work
+rule and task type.
 
 Targets as for check: no argument → ./packages/*; --install FILE; --package DIR|KEY; paths (package
 directories, or a test file with the loose objects it needs). --server sends each package to
 POST /api/v1/packages:test of a core instead ("local" starts the embedded one).
 
-Exit status: 0 all passed, 1 a failure or a package with check errors, 2 usage or I/O problems.`;
+Exit status: 0 all passed, 1 a failure or a package with check errors, 2 usage or I/O problems (and a
+--test that names no test).`;
 
   static override examples = [
     { description: 'Run every scenario of ./packages/*', command: '<%= config.bin %> <%= command.id %>' },
@@ -34,6 +37,7 @@ Exit status: 0 all passed, 1 a failure or a package with check errors, 2 usage o
     test: Flags.string({ summary: 'Only the test with this name or file name.' }),
     server: Flags.string({ summary: 'Core URL to run the scenarios on (POST /packages:test), or "local" for an embedded core.' }),
     junit: Flags.string({ summary: 'Also write a JUnit XML report to this file.' }),
+    cache: Flags.boolean({ summary: 'Reuse what earlier runs of check and test learnt of unchanged files (in $PACKAGE_SDK_CACHE/check); --no-cache parses everything afresh.', default: true, allowNo: true }),
   };
 
   async run(): Promise<TestReport> {
@@ -45,7 +49,7 @@ Exit status: 0 all passed, 1 a failure or a package with check errors, 2 usage o
       paths: argv as string[],
     };
     const { runTestCommand } = await import('../cli/test.js');
-    const outcome = await runTestCommand({ ...options, ...(flags.server ? { server: flags.server } : {}), ...(flags.junit ? { junit: flags.junit } : {}) });
+    const outcome = await runTestCommand({ ...options, cache: flags.cache, ...(flags.server ? { server: flags.server } : {}), ...(flags.junit ? { junit: flags.junit } : {}) });
     if (!this.jsonEnabled()) this.log(outcome.text());
     process.exitCode = outcome.exitCode;
     return outcome.report;

@@ -18,17 +18,20 @@ export function renderJunit(report: TestReport): string {
     out.push(`  <testsuite name="${xml(name)}" tests="${tests.length}" failures="${failures}" errors="${errors}">`);
     for (const test of tests) {
       const open = `    <testcase classname="${xml(`${name}.${test.subject}.${test.target}`)}" name="${xml(test.name)}" file="${xml(test.file)}"`;
-      const failure = test.failure;
-      if (failure === undefined) {
+      const first = test.failures[0];
+      if (first === undefined) {
         out.push(`${open}/>`);
         continue;
       }
+      // One failure element per test case (CI systems show one); its body lists every failure of the scenario.
       const element = test.status === 'failed' ? 'failure' : 'error';
-      const where = `${test.file}:${failure.line ?? 1}:${failure.column ?? 1}`;
-      const body = [`${where}: ${failure.message}`];
-      if ('expected' in failure) body.push(`expected: ${JSON.stringify(failure.expected)}`);
-      if ('actual' in failure) body.push(`actual: ${JSON.stringify(failure.actual)}`);
-      out.push(`${open}>`, `      <${element} type="${xml(failure.code)}" message="${xml(failure.message)}">${xml(body.join('\n'))}</${element}>`, '    </testcase>');
+      const body = test.failures.flatMap((failure) => {
+        const lines = [`${test.file}:${failure.line ?? 1}:${failure.column ?? 1}: ${failure.code}: ${failure.message}`];
+        if ('expected' in failure) lines.push(`  expected: ${JSON.stringify(failure.expected)}`);
+        if ('actual' in failure) lines.push(`  actual: ${JSON.stringify(failure.actual)}`);
+        return lines;
+      });
+      out.push(`${open}>`, `      <${element} type="${xml(first.code)}" message="${xml(first.message)}">${xml(body.join('\n'))}</${element}>`, '    </testcase>');
     }
     out.push('  </testsuite>');
   }

@@ -89,8 +89,13 @@ export class Catalog {
     return out;
   }
 
+  /** `${VARIABLE}` in a text (a principal of an assign chain), replaced by the installation variable's value. */
+  substitute(text: string, variables: Readonly<Record<string, InstallVariable>>): string {
+    return text.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (whole, name: string) => this.variableValue(variables, name) ?? whole);
+  }
+
   /** A variable's value as the core would substitute it (its value, else its default, else its example). */
-  variableValue(variables: Record<string, InstallVariable>, name: string): string | undefined {
+  variableValue(variables: Readonly<Record<string, InstallVariable>>, name: string): string | undefined {
     const variable = variables[name];
     return variable?.value ?? variable?.default ?? variable?.example;
   }

@@ -1,101 +1,138 @@
 /**
- * Deadlines of the instance and of its work (`due`): the SLA record a scenario inspects, its warning and breach
- * in virtual time, what an approval does when it is due (`onDue`), and the escalations of a task. A deadline
- * lives in the scope of the work it is about: when the work ends, its timers go.
+ * Deadlines (SLA) of the instance (`spec.due`) and of its work (`due` of human, approve, call, recall, listen):
+ * the record `expect.sla` reads, the warning and the breach in virtual time, what an approval does when it is
+ * due (`onDue`), and the escalations of a task, one timer per level counted from the due. A deadline that
+ * cannot be computed does not stop the work: `process.sla_failed`, the work runs without a due and its
+ * escalations are skipped.
  */
 import type { SandboxCalendar } from './calendar.js';
-import type { Scope } from './clock.js';
 import { deadline, pointOf, type Deadline, type DueContext } from './due.js';
-import { ProcessError, type Approval, type ProcessInstance, type SlaRecord, type StepContext, type TaskRecord } from './instance.js';
+import { ProcessError, setTimer, type Bindings, type Problem, type ProcessInstance, type SlaRecord, type TaskRecord, type TimerRecord } from './instance.js';
 import { ScenarioFailure } from './result.js';
 import { isRecord } from '../json/guards.js';
+import { records } from './values.js';
 
-/** What a deadline acts on besides recording its breach. */
+/** The work a deadline is about, and what its timers act on. */
 export interface DeadlineWork {
-  escalations?: readonly Readonly<Record<string, unknown>>[];
-  task?: TaskRecord;
+  /** The step id, or `process` for `spec.due`. */
+  key: string;
+  due: unknown;
+  bindings: Bindings;
+  /** Where the timers are kept, to go with the work. */
+  owner?: TimerRecord[];
+  /** Timers of a stage's work stop while the instance is suspended. */
+  pausable: boolean;
+  escalations?: readonly unknown[];
+  /** `approve.onDue`: the approval decided by its deadline. */
   onDue?: unknown;
-  approval?: Approval;
+  decide?: (outcome: 'approved' | 'rejected') => void;
+  task?: () => TaskRecord | undefined;
+  /** Raises an escalation's error in the work's thread. */
+  raise?: (problem: Problem) => void;
+  /** What reassigns the task to the candidates of an escalation's `to`. */
+  reassign?: (to: unknown) => void;
+  /** The due moved (a suspension paused it): the task's due follows. */
+  dueMoved?: (at: number) => void;
 }
 
-/** Starts the deadline `due` of `key` (a step id, or `process`) now, with its warning, breach and escalations. */
-export function startDeadline(instance: ProcessInstance, key: string, due: unknown, scope: Scope, ctx: StepContext, work: DeadlineWork): SlaRecord {
-  const computed = computeDeadline(instance, key, due, ctx);
-  const record: SlaRecord = { key, due: computed.at, state: 'ok', open: true, provisional: computed.provisional };
-  if (computed.warnAt !== undefined) record.warnAt = computed.warnAt;
-  instance.sla.set(key, record);
-  // Timers of an open deadline of a live instance; the order they are set in breaks ties of the same moment.
-  const at = (when: number, id: string, fire: () => void) => scope.onEnd(instance.clock.schedule(when, () => {
-    if (record.open && instance.isLive()) fire();
-  }, { id, provisional: computed.provisional }));
-  if (computed.warnAt !== undefined) at(computed.warnAt, `${key}.warning`, () => warn(instance, record));
-  at(computed.at, `${key}.due`, () => breach(instance, record, work));
-  (work.escalations ?? []).forEach((escalation, i) => {
-    const when = escalation.after === 'due' ? computed.at : pointOf(escalation.after, computed.at, { evaluate: (source) => instance.evaluate(source, ctx) });
-    at(when, `${key}.escalation.${i + 1}`, () => escalate(instance, key, escalation, ctx, work.task));
-  });
-  return record;
-}
-
-/** The work is over: its deadline no longer warns, breaches or escalates. */
-export function closeDeadline(instance: ProcessInstance, key: string): void {
-  const record = instance.sla.get(key);
-  if (record !== undefined) record.open = false;
-}
-
-/** The moment `due` names; one that cannot be computed is the process error the core would raise. */
-function computeDeadline(instance: ProcessInstance, key: string, due: unknown, ctx: StepContext): Deadline {
+/** Starts the deadline of `work` now; gives its moment, or undefined when it could not be computed. */
+export function startDeadline(instance: ProcessInstance, work: DeadlineWork): number | undefined {
+  let computed: Deadline;
   try {
-    return deadline(due, instance.clock.now, dueContext(instance, ctx));
+    computed = deadline(work.due, instance.now, dueContext(instance, work.bindings));
   } catch (error) {
-    if (error instanceof ProcessError || error instanceof ScenarioFailure) throw error;
-    throw new ProcessError({ type: 'expression_error', detail: `the deadline of '${key}': ${(error as Error).message}` });
+    if (error instanceof ScenarioFailure) throw error;
+    keep(instance, work.key, { key: work.key, state: 'unknown', open: true, provisional: false, pausable: work.pausable });
+    instance.emit('sla_failed', work.key, { reason: (error as Error).message });
+    return undefined;
+  }
+  const record: SlaRecord = { key: work.key, due: computed.at, state: 'ok', open: true, provisional: computed.provisional, pausable: work.pausable };
+  if (computed.warnAt !== undefined) record.warnAt = computed.warnAt;
+  keep(instance, work.key, record);
+  const timer = (at: number, id: string, fire: () => void, moved?: (at: number) => void) => setTimer(instance, {
+    id, element: work.key, at, provisional: computed.provisional, pausable: work.pausable, sla: true,
+    fire: () => {
+      if (record.open) fire();
+    },
+    ...(moved ? { moved } : {}),
+  }, work.owner);
+  if (computed.warnAt !== undefined) timer(computed.warnAt, `${work.key}.warning`, () => warn(instance, record), (at) => (record.warnAt = at));
+  timer(computed.at, `${work.key}.due`, () => breach(instance, record, work), (at) => {
+    record.due = at;
+    work.dueMoved?.(at);
+  });
+  records(work.escalations).forEach((escalation, i) => {
+    const at = escalationMoment(instance, escalation, computed.at, work.bindings);
+    if (at !== undefined) timer(at, `${work.key}.escalation.${i + 1}`, () => escalate(instance, work, escalation, i));
+  });
+  return computed.at;
+}
+
+function keep(instance: ProcessInstance, key: string, record: SlaRecord): void {
+  if (key === 'process') instance.processSla = record;
+  else instance.sla.set(key, record);
+}
+
+/** When an escalation level fires: at the due, or its `after` counted from the due; undefined when it cannot be computed. */
+function escalationMoment(instance: ProcessInstance, escalation: Readonly<Record<string, unknown>>, due: number, bindings: Bindings): number | undefined {
+  if (escalation.after === 'due' || escalation.after === undefined) return due;
+  try {
+    return pointOf(escalation.after, due, { evaluate: (source) => instance.evaluate(source, bindings, 'escalations/after') });
+  } catch {
+    return undefined;
   }
 }
 
 function warn(instance: ProcessInstance, record: SlaRecord): void {
   if (record.state === 'ok') record.state = 'warning';
-  instance.record('process.sla_warning', record.key);
+  instance.emit('sla_warning', record.key);
 }
 
-/** The deadline passed: an approval may decide by it (`onDue: approve | reject`) or escalate. */
+/** The deadline passed: the instance goes on; an approval may decide by it (`onDue: approve | reject`). */
 function breach(instance: ProcessInstance, record: SlaRecord, work: DeadlineWork): void {
   record.state = 'breached';
-  instance.record('process.sla_breached', record.key);
-  if (work.approval !== undefined && (work.onDue === 'approve' || work.onDue === 'reject')) {
-    work.approval.decide?.(work.onDue === 'approve' ? 'approved' : 'rejected');
-  } else if (work.onDue === 'escalate') {
-    instance.record('process.escalated', record.key, { action: 'escalate' });
+  instance.emit('sla_breached', record.key, { overdueSeconds: Math.round((instance.now - (record.due ?? instance.now)) / 1000) });
+  if ((work.onDue === 'approve' || work.onDue === 'reject') && work.decide !== undefined) {
+    instance.coverage.handler(`${work.key}:onDue`);
+    work.decide(work.onDue === 'approve' ? 'approved' : 'rejected');
   }
 }
 
-/** An escalation of a task: `reassign` gives it to the `to` chain, `raise` fails its step with `error`. */
-function escalate(instance: ProcessInstance, key: string, escalation: Readonly<Record<string, unknown>>, ctx: StepContext, task: TaskRecord | undefined): void {
+/** An escalation level: `reassign` gives the task to `to`, `raise` raises its error in the step's thread, the others only tell. */
+function escalate(instance: ProcessInstance, work: DeadlineWork, escalation: Readonly<Record<string, unknown>>, index: number): void {
   const action = String(escalation.action);
-  instance.record('process.escalated', key, { action });
-  if (action === 'reassign' && task !== undefined && escalation.to !== undefined) {
-    const assignment = instance.assignment(escalation.to, ctx);
-    task.assignee = assignment.assignee;
-    task.candidates = assignment.candidates;
-    if (assignment.via !== undefined) task.via = assignment.via;
-  }
-  if (action === 'raise' && task?.fail !== undefined) {
-    task.fail(new ProcessError(isRecord(escalation.error) ? instance.problemOf(escalation.error, ctx) : { type: 'escalation' }));
-  }
+  instance.coverage.handler(`${work.key}:escalations/${index}`);
+  instance.emit('escalated', work.key, { level: index + 1, action, ...(escalation.to !== undefined ? { to: escalation.to } : {}) });
+  if (action === 'reassign' && escalation.to !== undefined) work.reassign?.(escalation.to);
+  if (action === 'raise') work.raise?.(isRecord(escalation.error) ? problemOf(instance, escalation.error, work.bindings) : { type: 'escalation' });
 }
 
-function dueContext(instance: ProcessInstance, ctx: StepContext): DueContext {
+/** The problem an escalation's `error` describes. */
+function problemOf(instance: ProcessInstance, error: Readonly<Record<string, unknown>>, bindings: Bindings): Problem {
+  const problem: Problem = { type: typeof error.type === 'string' ? error.type : 'escalation' };
+  if (typeof error.status === 'number') problem.status = error.status;
+  if (typeof error.detail === 'string') {
+    try {
+      problem.detail = String(instance.evaluate(error.detail, bindings, 'escalations/error/detail'));
+    } catch (failure) {
+      if (!(failure instanceof ProcessError)) throw failure;
+    }
+  }
+  return problem;
+}
+
+function dueContext(instance: ProcessInstance, bindings: Bindings): DueContext {
   return {
-    evaluate: (source) => instance.evaluate(source, ctx),
+    evaluate: (source) => instance.evaluate(source, bindings, 'due'),
     calendar: (key) => calendarOf(instance, key),
     ...(instance.defaultCalendar !== undefined ? { defaultCalendar: instance.defaultCalendar } : {}),
   };
 }
 
-/** The calendar working units count by; a deadline in working units without one is a process error. */
+/** The calendar working units count by; a deadline in working units without one cannot be computed. */
 function calendarOf(instance: ProcessInstance, key: string | undefined): SandboxCalendar {
-  if (key === undefined) throw new ProcessError({ type: 'unknown_calendar', detail: 'working units need a calendar: set spec.calendar of the process or calendar of the deadline' });
-  const calendar = instance.options.catalog.calendar(key);
-  if (calendar === undefined) throw new ProcessError({ type: 'unknown_calendar', detail: `no calendar '${key}'` });
+  if (key === undefined) throw new Error('working units need a calendar: set spec.calendar of the process or calendar of the deadline');
+  const calendar = instance.world.catalog.calendar(key);
+  if (calendar === undefined) throw new Error(`no calendar '${key}'`);
   return calendar;
 }

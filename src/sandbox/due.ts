@@ -32,10 +32,10 @@ export function deadline(due: unknown, from: number, ctx: DueContext): Deadline 
   if (typeof due.duration === 'string') at = from + milliseconds(due.duration);
   else if (due.workdays !== undefined) {
     calendar = ctx.calendar(calendarKey);
-    at = calendar.addWorkdays(new Date(from), amount(due.workdays, ctx)).getTime();
+    at = calendar.addWorkdays(new Date(from), amount(due.workdays, ctx, MAX_WORKDAYS)).getTime();
   } else if (due.workhours !== undefined) {
     calendar = ctx.calendar(calendarKey);
-    at = calendar.addWorkingTime(new Date(from), amount(due.workhours, ctx) * 3_600_000).getTime();
+    at = calendar.addWorkingTime(new Date(from), amount(due.workhours, ctx, MAX_WORKHOURS) * 3_600_000).getTime();
   } else throw new Error('a deadline needs one of duration, workdays, workhours');
   const result: Deadline = { at, provisional: calendar?.provisionalBetween(new Date(from), new Date(at)) ?? false };
   if (due.warnBefore !== undefined) result.warnAt = before(due.warnBefore, at, () => ctx.calendar(calendarKey), ctx);
@@ -65,14 +65,20 @@ export function milliseconds(text: string): number {
 
 function before(span: unknown, at: number, calendar: () => SandboxCalendar, ctx: DueContext): number {
   if (typeof span === 'string') return at - milliseconds(span);
-  if (isRecord(span) && span.workdays !== undefined) return calendar().addWorkdays(new Date(at), -amount(span.workdays, ctx)).getTime();
-  if (isRecord(span) && span.workhours !== undefined) return calendar().addWorkingTime(new Date(at), -amount(span.workhours, ctx) * 3_600_000).getTime();
+  if (isRecord(span) && span.workdays !== undefined) return calendar().addWorkdays(new Date(at), -amount(span.workdays, ctx, MAX_WORKDAYS)).getTime();
+  if (isRecord(span) && span.workhours !== undefined) return calendar().addWorkingTime(new Date(at), -amount(span.workhours, ctx, MAX_WORKHOURS) * 3_600_000).getTime();
   throw new Error(`'${JSON.stringify(span)}' is not a span`);
 }
 
-/** A number of working units: a literal, or `{expr}` evaluated once when the work starts. */
-function amount(value: unknown, ctx: DueContext): number {
+/** A number of working units: a literal, or `{expr}` evaluated once when the work starts (a double with no fraction counts). */
+function amount(value: unknown, ctx: DueContext, limit: number): number {
   const result = isRecord(value) && typeof value.expr === 'string' ? ctx.evaluate(value.expr) : value;
-  if (typeof result !== 'number' || result < 0) throw new Error(`a working amount must be a non-negative number, not ${JSON.stringify(result)}`);
+  if (typeof result !== 'number' || !Number.isInteger(result) || result < 0 || result > limit) {
+    throw new Error(`a working amount must be a whole number from 0 to ${limit}, not ${JSON.stringify(result)}`);
+  }
   return result;
 }
+
+/** The core's bounds of a working amount: days and hours. */
+const MAX_WORKDAYS = 1000;
+const MAX_WORKHOURS = 10_000;

@@ -1,241 +1,316 @@
 /**
- * The process engine of package tests: one instance of a `Process` in virtual time, driven by a scenario
- * (emit, advance, complete, approve, settings) and inspected by its expectations.
+ * The process engine of package tests, as the core's engine works: inputs — a start, an event, an answer of
+ * the world, a timer — come one at a time; after each, the drive loop runs every runnable thread (in creation
+ * order) until it waits or ends and then passes over the case (stages.ts), until nothing moves; then the data
+ * changes of the input are flushed (timers that read changed fields are computed again,
+ * `process.data_changed`), and the instance completes when it is running with no thread left and every stage
+ * completed. The application's `process.step_entered` / `process.step_exited` follow for the waiting steps
+ * whose activity appeared or went away in the input.
  *
- * Stages open when their entry guard holds (at once without one), run their steps in order and complete when
- * the steps are done and the exit guard (a completion condition) holds; the instance completes at a `complete` step, or when no stage is
- * open and none can open. Steps that wait (human, approve, listen, wait, retries) are awaits on the engine's
- * own promises, so a fork is `Promise.all`/`race`, a try is try/catch, and cancelling a scope unwinds
- * whatever it started (see clock.ts).
- *
- * The parts: instance.ts (the state and the services steps share), flow.ts (running blocks of steps), steps/
- * (one handler per step kind), stages.ts (stages and boundary timers), deadlines.ts (SLA and escalations).
+ * The parts: instance.ts (the state), threads.ts (running steps), steps/ (one handler per kind), stages.ts (the
+ * case and boundary timers), deadlines.ts (SLA and escalations), world.ts (the sandbox around the instances).
  */
-import { settle, type VirtualClock } from './clock.js';
 import { startDeadline } from './deadlines.js';
-import { Flow } from './flow.js';
 import {
-  NO_CONTEXT, ProcessInstance,
-  type EngineEvent, type EngineOptions, type Problem, type RecordedEvent, type StageState, type StepContext, type TaskRecord,
+  NO_CATCHES, ProcessError, ProcessInstance,
+  type Activity, type Answer, type EngineEvent, type ExitCause, type Problem, type TimerRecord, type World,
 } from './instance.js';
-import { ScenarioFailure } from './result.js';
+import type { PackageObject } from '../model/package.js';
+import type { Coverage } from './coverage.js';
 import { Stages } from './stages.js';
-import { tally, voteRefusal } from './steps/approve.js';
-import { closeTask, formSchema } from './steps/human.js';
-import { copy } from './values.js';
+import type { InstanceControl } from './steps/handler.js';
+import { Runner } from './threads.js';
+import { triggerMatches } from './triggers.js';
+import { changedPaths, copy } from './values.js';
 
-export type { EngineEvent, TaskRecord } from './instance.js';
+/** How many changed leaf paths one `process.data_changed` lists. */
+const CHANGED_FIELDS_SHOWN = 200;
 
-export class ProcessRun {
-  private readonly instance: ProcessInstance;
-  private readonly flow: Flow;
+export class ProcessEngine implements InstanceControl {
+  readonly instance: ProcessInstance;
+  private readonly runner: Runner;
   private readonly stages: Stages;
+  /** Answers to paused work, replayed in order on resume. */
+  private deferred: (() => void)[] = [];
+  private closeReported = false;
 
-  constructor(options: EngineOptions) {
-    this.instance = new ProcessInstance(options);
-    this.flow = new Flow(this.instance, () => this.stages.reevaluate());
-    this.stages = new Stages(this.instance, this.flow);
+  constructor(world: World, process: PackageObject, id: string, coverage: Coverage, parent?: Activity) {
+    this.instance = new ProcessInstance(world, process, id, coverage, parent);
+    this.runner = new Runner(this.instance, this);
+    this.stages = new Stages(this.instance, this.runner, this);
   }
 
-  // ---------------------------------------------------------------- what a scenario reads
+  // ---------------------------------------------------------------- inputs
 
-  get clock(): VirtualClock {
-    return this.instance.clock;
-  }
-
-  get status(): ProcessInstance['status'] {
-    return this.instance.status;
-  }
-
-  get outcome(): string | undefined {
-    return this.instance.outcome;
-  }
-
-  get error(): Problem | undefined {
-    return this.instance.error;
-  }
-
-  get data(): Record<string, unknown> {
-    return this.instance.data;
-  }
-
-  get settings(): Record<string, unknown> {
-    return this.instance.settings;
-  }
-
-  get milestones(): ReadonlySet<string> {
-    return this.instance.milestones;
-  }
-
-  get tasks(): readonly TaskRecord[] {
-    return this.instance.tasks;
-  }
-
-  get events(): readonly RecordedEvent[] {
-    return this.instance.events;
-  }
-
-  get recalled(): readonly string[] {
-    return this.instance.recalled;
-  }
-
-  get remembered(): readonly Record<string, unknown>[] {
-    return this.instance.remembered;
-  }
-
-  /** Skills with side effects (`sideEffects` other than none) the scenario called. */
-  get sideEffects(): readonly string[] {
-    return this.instance.sideEffects;
-  }
-
-  /** The elements the instance reached (stages, milestones, timers, steps, fork branches, decision rules). */
-  get covered(): ReadonlySet<string> {
-    return this.instance.covered;
-  }
-
-  /** The first thing that makes the scenario itself wrong (a missing mock, output that breaks a schema). */
-  get fatal(): ScenarioFailure | undefined {
-    return this.instance.fatal;
-  }
-
-  stageState(id: string): StageState | undefined {
-    return this.instance.stages.find((stage) => stage.stage.id === id)?.state;
-  }
-
-  slaState(key: string): 'ok' | 'warning' | 'breached' | 'paused' | undefined {
-    const record = this.instance.sla.get(key);
-    if (record === undefined) return undefined;
-    return this.instance.status === 'suspended' && record.open ? 'paused' : record.state;
-  }
-
-  timers(): { id: string; at: string; provisional: boolean }[] {
-    const clock = this.instance.clock;
-    return clock.pending().filter((t) => t.id !== undefined).map((t) => ({ id: t.id!, at: clock.iso(t.at), provisional: t.provisional }));
-  }
-
-  // ---------------------------------------------------------------- driving
-
-  /** Starts the instance from `given.data` (a scenario without a start event). */
-  async startFromGiven(): Promise<void> {
-    this.begin(undefined, copy(this.instance.options.given.data ?? {}));
-    await settle();
-  }
-
-  async emit(event: EngineEvent): Promise<void> {
-    const instance = this.instance;
-    if (instance.status === 'not_started') {
-      if (instance.triggerMatches(instance.model.start?.on, event)) this.begin(event, copy(instance.options.given.data ?? {}));
-    } else if (instance.isLive()) {
-      this.correlate(event);
-      for (const handler of instance.model.onEvent) {
-        if (instance.triggerMatches(handler.on, event)) instance.spawn(() => this.flow.run(handler.do?.steps ?? [], instance.root.child(), { ...NO_CONTEXT, event }));
-      }
-      for (const listener of [...instance.listeners]) if (listener.matches(event)) listener.deliver(event);
+  /**
+   * The key an event starts an instance with, when the event is this process's start trigger: `start.key`
+   * evaluated on it (integral numbers as integers, then text). Null, a boolean, an empty key or an error: it
+   * is not the trigger.
+   */
+  startKey(event: EngineEvent): string | undefined {
+    const start = this.instance.model.start;
+    if (start === undefined || !triggerMatches(this.instance, start.on, event)) return undefined;
+    if (start.key === undefined) return undefined;
+    let key: unknown;
+    try {
+      key = this.instance.evaluate(start.key, { event }, '/spec/start/key');
+    } catch (error) {
+      if (error instanceof ProcessError) return undefined;
+      throw error;
     }
-    await settle();
-  }
-
-  async advance(milliseconds: number): Promise<void> {
-    await this.instance.clock.advanceTo(this.instance.clock.now + milliseconds, settle);
-  }
-
-  async advanceUntil(timerId: string): Promise<boolean> {
-    const timer = this.instance.clock.pending().find((t) => t.id === timerId);
-    if (timer === undefined) return false;
-    await this.instance.clock.advanceTo(timer.at, settle);
-    return true;
-  }
-
-  /** Completes (or cancels) the latest open task of a step. */
-  async complete(step: string, by: string | undefined, output: Record<string, unknown> | undefined, cancel: boolean): Promise<void> {
-    const task = this.instance.openTask(step, 'human');
-    if (by !== undefined && task.candidates.length > 0 && !task.candidates.includes(by)) {
-      throw new ScenarioFailure('not_assignee', `${by} may not complete the task of step '${step}': it is assigned to ${task.assignee ?? 'nobody'} (${task.candidates.join(', ')})`);
-    }
-    if (!cancel) {
-      const form = formSchema(this.instance, step);
-      const problem = form === undefined ? undefined : this.instance.options.schemas.problem(form, output ?? {});
-      if (problem !== undefined) throw new ScenarioFailure('output_invalid', `the output does not match the form of step '${step}': ${problem}`);
-    }
-    await closeTask(this.instance, task, cancel, by, output);
+    if (typeof key === 'number') return String(key);
+    return typeof key === 'string' && key !== '' ? key : undefined;
   }
 
   /**
-   * A work rule closes the task an observation is bound to (`action.target: task`). The rule acts with its own
-   * authority and gives no form data, so neither the assignment nor the form is checked; the step's output is `{}`.
+   * The first input: an event start runs `start.set` (an error fails the instance right after it started); an
+   * explicit start (`given.data`, a parent's call) gives the data as it is. Then `process.started`, the process
+   * timers and the process deadline.
    */
-  async closeByRule(task: TaskRecord, cancel: boolean, by: string | undefined): Promise<void> {
-    await closeTask(this.instance, task, cancel, by, {});
-  }
-
-  /** A vote on an open approval; answers the core's refusal code when it would refuse it. */
-  async approve(step: string, by: string, decision: 'approve' | 'reject'): Promise<string | undefined> {
-    const approval = this.instance.approvals.find((a) => a.step === step && a.decide !== undefined);
-    if (approval === undefined) throw new ScenarioFailure('step_not_waiting', `step '${step}' has no open approval${this.instance.openSummary()}`);
-    const refusal = voteRefusal(this.instance, approval, by);
-    if (refusal !== undefined) return refusal;
-    approval.votes.push({ by, decision });
-    this.instance.record('process.approval_vote', step, { by, decision });
-    tally(this.instance, approval);
-    await settle();
-    return undefined;
-  }
-
-  async saveSettings(values: Record<string, unknown>): Promise<void> {
-    this.instance.settings = this.instance.options.catalog.settingsWith(values);
-    this.stages.reevaluate();
-    await settle();
-  }
-
-  // ---------------------------------------------------------------- lifecycle
-
-  /** The instance starts: its key and start data, the process deadline and timers, the given stage, the first guards. */
-  private begin(event: EngineEvent | undefined, data: Record<string, unknown>): void {
+  start(key: string, data: Record<string, unknown>, event?: EngineEvent): void {
     const instance = this.instance;
-    instance.status = 'running';
-    instance.startedAt = instance.clock.now;
-    instance.data = data;
-    const start = instance.model.start;
-    const ctx: StepContext = { ...NO_CONTEXT, ...(event ? { event } : {}) };
-    try {
-      instance.key = event !== undefined && start?.key !== undefined ? String(instance.evaluate(start.key, ctx)) : 'instance';
-      if (event !== undefined && start?.set !== undefined) instance.assign(start.set, ctx, 'start');
-    } catch (error) {
-      instance.fail(error);
-      return;
-    }
-    instance.record('process.started');
-    if (instance.model.spec.due !== undefined) startDeadline(instance, 'process', instance.model.spec.due, instance.root, ctx, {});
-    for (const timer of instance.model.timers) this.stages.armTimer(timer, instance.root, undefined);
-    this.openGivenStage();
-    this.stages.reevaluate();
+    this.input(() => {
+      instance.key = key;
+      instance.data = data;
+      const set = instance.model.start?.set;
+      let failure: Problem | undefined;
+      if (event !== undefined && set !== undefined) {
+        try {
+          instance.assign(set, { event }, '/spec/start/set');
+        } catch (error) {
+          if (!(error instanceof ProcessError)) throw error;
+          failure = error.problem;
+        }
+      }
+      instance.takeDataChanges();
+      instance.emit('started', undefined, { trigger: event === undefined ? 'command' : event.kind });
+      if (failure !== undefined) return this.fail(failure);
+      for (const timer of instance.model.timers) this.stages.armTimer(timer, []);
+      if (instance.model.spec.due !== undefined) startDeadline(instance, { key: 'process', due: instance.model.spec.due, bindings: event ? { event } : {}, pausable: false });
+    });
   }
 
-  /** `given.stage`: the scenario starts with that stage open. */
-  private openGivenStage(): void {
-    const given = this.instance.options.given.stage;
-    if (given === undefined) return;
-    const stage = this.instance.stages.find((s) => s.stage.id === given);
-    if (stage === undefined) throw new ScenarioFailure('unknown_stage', `given.stage '${given}' is not a stage of process '${this.instance.options.process.key}'`);
-    this.stages.open(stage);
-  }
-
-  /** An event for this instance (its `key` matches) updates the data and runs the correlation's block. */
-  private correlate(event: EngineEvent): void {
+  /**
+   * An event for the instance: the first correlation whose trigger matches and whose key is the instance's,
+   * then every matching `onEvent`, then the waiting listens (oldest first). A repeat of the start event only
+   * correlates — `process.correlated` even when no correlation matches.
+   */
+  event(event: EngineEvent, repeatOfStart = false): void {
     const instance = this.instance;
-    for (const entry of instance.model.correlate) {
-      if (!instance.triggerMatches(entry.on, event)) continue;
-      const ctx = { ...NO_CONTEXT, event };
-      try {
-        if (entry.key !== undefined && String(instance.evaluate(entry.key, ctx)) !== instance.key) continue;
-        if (entry.set !== undefined) instance.assign(entry.set, ctx, 'correlate');
-      } catch (error) {
-        instance.fail(error);
+    this.input(() => {
+      const correlated = this.correlate(event);
+      if (repeatOfStart) {
+        if (!correlated) instance.emit('correlated', undefined, { changedFields: [] });
         return;
       }
-      instance.record('process.correlated');
-      instance.spawn(() => this.flow.run(entry.do?.steps ?? [], instance.root.child(), ctx));
-      this.stages.reevaluate();
+      instance.model.onEvent.forEach((handler, index) => {
+        if (!triggerMatches(instance, handler.on, event)) return;
+        instance.coverage.transition(`onEvent/${index}`);
+        this.runner.spawn({ kind: 'process' }, handler.do?.steps ?? [], NO_CATCHES, event);
+      });
+      for (const activity of [...instance.activities]) {
+        if (activity.hear === undefined) continue;
+        if (this.paused(activity)) this.deferred.push(() => activity.open && activity.hear?.(event));
+        else activity.hear(event);
+      }
+    });
+  }
+
+  private correlate(event: EngineEvent): boolean {
+    const instance = this.instance;
+    const index = instance.model.correlate.findIndex((entry) => triggerMatches(instance, entry.on, event) && this.keyMatches(entry.key, event));
+    if (index < 0) return false;
+    const entry = instance.model.correlate[index]!;
+    instance.coverage.transition(`correlate/${index}`);
+    const before = copy(instance.data);
+    if (entry.set !== undefined) instance.assign(entry.set, { event }, `${entry.pointer}/set`);
+    instance.emit('correlated', undefined, { changedFields: changedPaths(before, instance.data) });
+    if (entry.do !== undefined) this.runner.spawn({ kind: 'process' }, entry.do.steps, NO_CATCHES, event);
+    return true;
+  }
+
+  private keyMatches(source: string | undefined, event: EngineEvent): boolean {
+    if (source === undefined) return true;
+    try {
+      const key = this.instance.evaluate(source, { event }, 'correlate/key');
+      return key !== null && String(key) === this.instance.key;
+    } catch (error) {
+      if (error instanceof ProcessError) return false;
+      throw error;
     }
   }
+
+  /** A timer of the instance is due. */
+  fireTimer(timer: TimerRecord): void {
+    this.input(() => {
+      if (!this.instance.timers.delete(timer)) return;
+      timer.fire();
+    });
+  }
+
+  /** The world answers an activity (a task closed, an approval decided, a skill's result, a child's end). */
+  answer(activity: Activity, answer: Answer): void {
+    this.input(() => this.deliver(activity, () => activity.onAnswer?.(answer)));
+  }
+
+  /** Anything else the world does to the instance as an input of its own (a refused intent, a vote). */
+  input(apply: () => void): void {
+    const instance = this.instance;
+    if (!instance.isLive()) return;
+    instance.beginInput();
+    try {
+      apply();
+      this.drive();
+    } catch (error) {
+      if (!(error instanceof ProcessError)) throw error;
+      this.fail(error.problem);
+    }
+    this.finishInput();
+  }
+
+  private deliver(activity: Activity, apply: () => void): void {
+    if (!activity.open) return;
+    if (this.paused(activity)) this.deferred.push(() => this.deliver(activity, apply));
+    else apply();
+  }
+
+  /** Work of a stage waits while the instance is suspended. */
+  private paused(activity: Activity): boolean {
+    return this.instance.status === 'suspended' && activity.thread.scope.kind === 'stage';
+  }
+
+  private drive(): void {
+    const instance = this.instance;
+    for (;;) {
+      let moved = false;
+      for (let i = 0; i < instance.threads.length; i++) {
+        const thread = instance.threads[i]!;
+        if (!this.runner.runnable(thread)) continue;
+        this.runner.run(thread);
+        moved = true;
+        if (!instance.isLive()) return;
+      }
+      this.runner.compact();
+      if (this.stages.pass()) moved = true;
+      if (!instance.isLive() || !moved) return;
+    }
+  }
+
+  private finishInput(): void {
+    const instance = this.instance;
+    if (instance.isLive()) {
+      this.flushData();
+      const done = instance.status === 'running' && instance.threads.length === 0 && instance.stages.every((run) => run.state === 'completed');
+      if (done) this.close('completed', 'completed', () => {
+        instance.outcome = 'completed';
+      });
+    }
+    this.reportSteps();
+    if (!instance.isLive() && !this.closeReported) {
+      this.closeReported = true;
+      instance.world.closed(instance);
+    }
+  }
+
+  /** The data changes of the input: timers computed from changed fields are computed again, then `process.data_changed`. */
+  private flushData(): void {
+    const instance = this.instance;
+    const changed = instance.takeDataChanges();
+    if (changed.length === 0) return;
+    for (const timer of instance.timers) {
+      if (timer.recompute === undefined || timer.remaining !== undefined || !timer.recompute.reads.some((read) => changed.some((path) => overlaps(read, path)))) continue;
+      let at: number;
+      try {
+        at = timer.recompute.at();
+      } catch (error) {
+        if (error instanceof ProcessError) continue;
+        throw error;
+      }
+      if (at === timer.at) continue;
+      timer.at = at;
+      instance.emit('timer_rescheduled', timer.element, { cause: 'data_changed', dueAt: instance.iso(at) });
+    }
+    instance.emit('data_changed', undefined, { changedFields: changed.slice(0, CHANGED_FIELDS_SHOWN) });
+  }
+
+  /** `process.step_entered` for waiting steps whose activity opened in the input, `step_exited` for those that closed. */
+  private reportSteps(): void {
+    const instance = this.instance;
+    for (const activity of instance.activities) {
+      if (activity.reported && activity.openedSeq === instance.seq) instance.emit('step_entered', activity.step.id);
+    }
+    for (const activity of instance.closedActivities) {
+      if (activity.reported && activity.openedSeq < instance.seq) instance.emit('step_exited', activity.step.id, { outcome: activity.outcome ?? 'completed' });
+    }
+  }
+
+  // ---------------------------------------------------------------- the instance as a whole
+
+  completeInstance(outcome: string | undefined): void {
+    if (!this.instance.isLive()) return;
+    this.flushData();
+    this.close('completed', 'completed', () => {
+      if (outcome !== undefined) this.instance.outcome = outcome;
+    });
+  }
+
+  fail(problem: Problem): void {
+    this.close('failed', 'failed', () => {
+      this.instance.error = problem;
+    });
+  }
+
+  /** The operator's cancel (here: a parent whose call step ended cancels its child). */
+  cancel(): void {
+    this.input(() => this.close('cancelled', 'cancelled', () => undefined));
+  }
+
+  private close(status: 'completed' | 'failed' | 'cancelled', cause: ExitCause, record: () => void): void {
+    const instance = this.instance;
+    if (!instance.isLive()) return;
+    instance.terminate(cause);
+    instance.status = status;
+    record();
+    const detail = status === 'completed' ? (instance.outcome !== undefined ? { outcome: instance.outcome } : undefined) : status === 'failed' ? { ...instance.error } : undefined;
+    instance.emit(status, undefined, detail);
+  }
+
+  suspend(reason: unknown): void {
+    const instance = this.instance;
+    if (instance.status !== 'running') return;
+    instance.status = 'suspended';
+    for (const timer of instance.timers) if (timer.pausable) timer.remaining = Math.max(0, timer.at - instance.now);
+    instance.emit('suspended', undefined, reason === undefined || reason === null ? undefined : { reason });
+  }
+
+  resume(): void {
+    const instance = this.instance;
+    if (instance.status !== 'suspended') return;
+    instance.status = 'running';
+    instance.emit('resumed');
+    for (const timer of instance.timers) {
+      if (timer.remaining === undefined) continue;
+      timer.at = timer.recompute !== undefined ? recomputed(timer) : instance.now + timer.remaining;
+      delete timer.remaining;
+      timer.moved?.(timer.at);
+      instance.emit('timer_rescheduled', timer.element, { cause: 'resumed', dueAt: instance.iso(timer.at) });
+    }
+    const deferred = this.deferred;
+    this.deferred = [];
+    for (const replay of deferred) replay();
+  }
+}
+
+/** A data-driven timer computed again on resume; one that no longer computes keeps its moment. */
+function recomputed(timer: TimerRecord): number {
+  try {
+    return timer.recompute!.at();
+  } catch {
+    return timer.at;
+  }
+}
+
+/** Whether a read path and a changed path touch: the same, or one inside the other (`''` is the whole data). */
+function overlaps(read: string, changed: string): boolean {
+  return read === '' || read === changed || changed.startsWith(`${read}.`) || read.startsWith(`${changed}.`);
 }

@@ -1,9 +1,8 @@
-import { isRecord } from '../json/guards.js';
 /**
- * The test's stand-ins for skills, agents and memory (`mocks`): answers in call order, or chosen by `when` (CEL
- * over the call input, bound as `input` and `query`), optionally for one `step` only. Answers without `when` are
- * used in order; once all are used the last one keeps answering.
+ * The test's stand-ins for skills, agents and memory (`mocks`): answers in call order, each optionally for one
+ * `step` only and under a `when` (CEL over the call input, bound as `input` and `query`).
  */
+import { isRecord } from '../json/guards.js';
 
 export interface MockAnswer {
   step?: string;
@@ -38,18 +37,19 @@ export class MockBook {
     return (this.answers.get(`${group}:${name}`) ?? []).length > 0;
   }
 
+  /**
+   * The answer to the n-th call of a skill, an agent or memory, as the core's sandbox picks it: the candidates
+   * are the answers for any step or for this one whose `when` (if any) holds on the input; the n-th call takes
+   * the n-th candidate, and the last one keeps answering.
+   */
   answer(group: MockGroup, name: string, step: string, input: unknown): MockAnswer | undefined {
     const key = `${group}:${group === 'recall' ? '' : name}`;
-    const candidates = (this.answers.get(key) ?? []).filter((answer) => answer.step === undefined || answer.step === step);
-    const chosen = candidates.find((answer) => answer.when !== undefined && this.matchesWhen(answer.when, input));
-    if (chosen !== undefined) return chosen;
-    const ordered = candidates.filter((answer) => answer.when === undefined);
-    if (ordered.length === 0) return undefined;
-    const usedKey = key;
-    const index = this.used.get(usedKey) ?? 0;
-    this.used.set(usedKey, index + 1);
-    return ordered[Math.min(index, ordered.length - 1)];
+    const candidates = (this.answers.get(key) ?? []).filter((answer) => (answer.step === undefined || answer.step === step) && (answer.when === undefined || this.matchesWhen(answer.when, input)));
+    const index = this.used.get(key) ?? 0;
+    this.used.set(key, index + 1);
+    return candidates.length === 0 ? undefined : candidates[Math.min(index, candidates.length - 1)];
   }
+
 }
 
 function answerList(value: unknown, pointer: string): MockAnswer[] {

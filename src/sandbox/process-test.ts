@@ -1,17 +1,19 @@
 /**
- * `subject: process` (the default): a scenario drives one process instance — `emit`, `advance`, `complete`,
- * `approve`, `settings` — and `expect` compares what it sees with what the author expects. Lists compare as
- * subsets (the tasks, milestones, memory writes given must be there), `events` as a subsequence of the process
- * events since the previous `expect`; `rules` among the decisions of the package's task rules since then.
+ * `subject: process` (the default): a scenario drives the sandbox — `emit`, `advance`, `complete`, `approve`,
+ * `settings` — and `expect` compares what the first root instance shows with what the author expects. Only
+ * the keys given are compared: lists as subsets (the tasks, milestones, timers, memory writes given must be
+ * there), `events` as a multiset among the process events since the previous `expect`, `rules` among the
+ * decisions of the package's task rules since then. A failed `expect` does not stop the scenario.
  */
 import { processModel } from '../process/index.js';
-import { coverageElements } from './coverage.js';
-import { ProcessRun, type EngineEvent, type TaskRecord } from './engine.js';
+import { coverageOf } from './coverage.js';
 import { milliseconds } from './due.js';
-import { ScenarioFailure, type ElementCoverage } from './result.js';
+import { slaState, type ProcessInstance, type TaskRecord } from './instance.js';
+import { ScenarioFailure } from './result.js';
 import type { SubjectContext, SubjectRun } from './subject.js';
 import { checkRuleDecisions, TaskRules, type TaskRuleDecision } from './task-rules.js';
-import { containsValue, show, valueAt } from './values.js';
+import { containsValue, sameInstant, show, valueAt } from './values.js';
+import { Sandbox, type EmitSpec } from './world.js';
 import { isRecord } from '../json/guards.js';
 
 type Spec = Record<string, unknown>;
@@ -21,182 +23,226 @@ export function processRun(ctx: SubjectContext): SubjectRun {
   const process = ctx.catalog.object('Process', key);
   if (process === undefined) throw new ScenarioFailure('unknown_subject', `process '${key}' — no such Process in the package`, { path: '/process' });
   const given = isRecord(ctx.test.given) ? ctx.test.given : {};
-  const run = new ProcessRun({ process, catalog: ctx.catalog, mocks: ctx.mocks, schemas: ctx.schemas, given, variables: ctx.variables });
-  const rules = new TaskRules(ctx, run);
+  refuseUnsupported(given);
+  if (isRecord(given.settings)) checkSettings(ctx, given.settings, '/given/settings');
+  const world = new Sandbox({ process, catalog: ctx.catalog, mocks: ctx.mocks, schemas: ctx.schemas, given, variables: ctx.variables });
+  const rules = new TaskRules(ctx, world);
+  if (isRecord(given.data)) world.startGiven(given.data);
   let eventsSeen = 0;
   let decisionsSeen = 0;
-  let started = false;
-
-  const guard = async (action: () => Promise<unknown>): Promise<void> => {
-    await action();
-    if (run.fatal !== undefined) throw run.fatal;
-  };
 
   return {
-    async step(step) {
-      if (!started && isRecord(given.data) && !('emit' in step)) {
-        started = true;
-        await guard(() => run.startFromGiven());
-      }
+    step(step) {
       if (isRecord(step.emit)) {
-        started = true;
-        const event = eventOf(step.emit as Spec, run);
-        return guard(async () => {
-          await run.emit(event);
-          await rules.offer(event);
-        });
+        const emit = step.emit as EmitSpec;
+        const event = world.emit(emit);
+        rules.offer(event, emit.task);
+        return;
       }
-      if (typeof step.advance === 'string') {
-        const advance = step.advance;
-        if (advance.startsWith('until:')) {
-          return guard(async () => {
-            if (!(await run.advanceUntil(advance.slice(6)))) {
-              throw new ScenarioFailure('unknown_timer', `no pending timer '${advance.slice(6)}'; pending: ${run.timers().map((t) => t.id).join(', ') || 'none'}`);
-            }
-          });
-        }
-        let span: number;
-        try {
-          span = milliseconds(advance);
-        } catch (error) {
-          throw new ScenarioFailure('invalid_step', (error as Error).message);
-        }
-        return guard(() => run.advance(span));
-      }
+      if (typeof step.advance === 'string') return advance(world, step.advance);
       if (isRecord(step.complete)) {
         const c = step.complete;
-        return guard(() => run.complete(String(c.step), typeof c.by === 'string' ? c.by : undefined, isRecord(c.output) ? c.output : undefined, c.cancel === true));
+        return world.complete(String(c.step), typeof c.by === 'string' ? c.by : undefined, isRecord(c.output) ? c.output : undefined, c.cancel === true);
       }
-      if (isRecord(step.approve)) return approve(run, step.approve);
+      if (isRecord(step.approve)) return approve(world, step.approve);
       if (isRecord(step.settings)) {
-        const values = step.settings;
-        const problem = ctx.catalog.settingsSchema === undefined ? undefined : ctx.schemas.problem(ctx.catalog.settingsSchema, ctx.catalog.settingsWith(values));
-        if (problem !== undefined) throw new ScenarioFailure('settings_invalid', `the settings do not match the package settings schema: ${problem}`);
-        return guard(() => run.saveSettings(values));
+        checkSettings(ctx, step.settings, undefined);
+        return world.saveSettings(step.settings);
       }
       if (isRecord(step.expect)) {
-        const events = run.events.slice(eventsSeen);
-        eventsSeen = run.events.length;
+        const events = world.root?.instance.events ?? [];
+        const since = events.slice(eventsSeen).map((event) => event.type);
+        eventsSeen = events.length;
         const decisions = rules.decisions.slice(decisionsSeen);
         decisionsSeen = rules.decisions.length;
-        expectOf(step.expect, run, events.map((e) => e.type), decisions);
+        return expectOf(step.expect, world, since, decisions);
       }
     },
-    coverage(): ElementCoverage {
-      const elements = coverageElements(processModel(process.spec));
-      const missed = elements.filter((id) => !run.covered.has(id));
-      const covered = elements.length - missed.length;
-      return { covered, total: elements.length, percent: elements.length === 0 ? 100 : Math.round((covered / elements.length) * 1000) / 10, missed };
-    },
+    coverage: () => coverageOf(processModel(process.spec), world.coverageOf(process)),
   };
 }
 
-function eventOf(emit: Spec, run: ProcessRun): EngineEvent {
-  const observation = typeof emit.observation === 'string';
-  const event: EngineEvent = {
-    type: String(observation ? emit.observation : emit.event),
-    kind: observation ? 'observation' : 'event',
-    time: run.clock.iso(),
-    payload: isRecord(emit.payload) ? emit.payload : {},
-  };
-  if (typeof emit.by === 'string') event.actorId = emit.by;
-  if (typeof emit.source === 'string') event.source = emit.source;
-  if (typeof emit.task === 'string') {
-    const task = [...run.tasks].reverse().find((t) => t.step === emit.task);
-    if (task !== undefined) event.task = task.id;
+/** What the core's sandbox refuses in `given`: a stage to start in, a copy of a live instance. */
+function refuseUnsupported(given: Spec): void {
+  if (given.stage !== undefined) {
+    throw new ScenarioFailure('given_not_supported', 'given.stage is not supported: the core starts an instance at its beginning — drive it to the stage with the scenario\'s steps', { path: '/given/stage' });
   }
-  return event;
+  if (given.fromInstance !== undefined) {
+    throw new ScenarioFailure('given_not_supported', 'given.fromInstance continues a copy of a live instance of a deployment: it cannot run offline (run the test with --server on that deployment)', { path: '/given/fromInstance' });
+  }
 }
 
-async function approve(run: ProcessRun, approval: Spec): Promise<void> {
+/** Settings saved as an administrator saves them: the package must declare settings, and the values must fit their schema. */
+function checkSettings(ctx: SubjectContext, values: Spec, path: string | undefined): void {
+  const schema = ctx.catalog.settingsSchema;
+  const where = path === undefined ? {} : { path };
+  if (schema === undefined) {
+    if (Object.keys(values).length > 0) throw new ScenarioFailure('settings_not_declared', 'the package declares no settings (spec.settings of the manifest), so none can be saved', where);
+    return;
+  }
+  const problem = ctx.schemas.problem(schema, ctx.catalog.settingsWith(values));
+  if (problem !== undefined) throw new ScenarioFailure('settings_invalid', `the settings do not match the package settings schema: ${problem}`, where);
+}
+
+function advance(world: Sandbox, advance: string): void {
+  if (advance.startsWith('until:')) {
+    const name = advance.slice(6);
+    if (!world.advanceUntil(name)) {
+      throw new ScenarioFailure('unknown_timer', `no pending timer '${name}'; pending: ${world.pendingTimers().map((t) => t.id).join(', ') || 'none'}`);
+    }
+    return;
+  }
+  let span: number;
+  try {
+    span = milliseconds(advance);
+  } catch (error) {
+    throw new ScenarioFailure('invalid_step', (error as Error).message);
+  }
+  if (span < 0) throw new ScenarioFailure('invalid_step', `advance: ${advance} goes back in time`);
+  world.advance(world.clock + span);
+}
+
+function approve(world: Sandbox, approval: Spec): ScenarioFailure[] {
   const decision = approval.decision === 'reject' ? 'reject' : 'approve';
-  const refused = await run.approve(String(approval.step), String(approval.by), decision);
-  if (run.fatal !== undefined) throw run.fatal;
+  const refused = world.approve(String(approval.step), String(approval.by), decision);
   if (typeof approval.expectRefused === 'string') {
-    if (refused === approval.expectRefused) return;
-    throw new ScenarioFailure('expectation_failed', `expected the core to refuse the vote of ${String(approval.by)} with ${approval.expectRefused}, ${refused === undefined ? 'and it counted it' : `and it refused it with ${refused}`}`, { expected: approval.expectRefused, actual: refused ?? 'counted' });
+    if (refused === approval.expectRefused) return [];
+    return [new ScenarioFailure('expectation_failed', `expected the core to refuse the vote of ${String(approval.by)} with ${approval.expectRefused}, ${refused === undefined ? 'and it counted it' : `and it refused it with ${refused}`}`, { expected: approval.expectRefused, actual: refused ?? 'counted' })];
   }
   if (refused !== undefined) throw new ScenarioFailure('step_refused', `the core refuses the vote of ${String(approval.by)} on '${String(approval.step)}': ${refused}`, { actual: refused });
+  return [];
 }
 
-function fail(field: string, message: string, expected: unknown, actual: unknown): never {
-  throw new ScenarioFailure('expectation_failed', `${field}: ${message}`, { expected, actual, path: field });
+function failure(field: string, message: string, expected: unknown, actual: unknown): ScenarioFailure {
+  return new ScenarioFailure('expectation_failed', `${field}: ${message}`, { expected, actual, path: field });
 }
 
-function expectOf(expect: Spec, run: ProcessRun, events: string[], decisions: TaskRuleDecision[]): void {
-  if (typeof expect.status === 'string' && expect.status !== run.status) {
-    const why = run.error ? ` (error ${run.error.type}${run.error.detail ? `: ${run.error.detail}` : ''})` : '';
-    fail('status', `expected ${expect.status}, got ${run.status}${why}`, expect.status, run.status);
+/** The state a scenario sees of a stage: open, completed, not started while the instance runs, skipped once it closed. */
+function stageState(instance: ProcessInstance, id: string): string | undefined {
+  const run = instance.stages.find((s) => s.stage.id === id);
+  if (run === undefined) return undefined;
+  if (run.state === 'active') return 'open';
+  if (run.state === 'completed') return 'completed';
+  return instance.isLive() ? 'not_started' : 'skipped';
+}
+
+/** The SLA state of a deadline: of the process or of a step's open attempt; a closed instance's as it was at its close. */
+function slaOf(instance: ProcessInstance, key: string): string {
+  if (instance.slaAtClose !== undefined) return instance.slaAtClose.get(key) ?? 'none';
+  const record = key === 'process' ? instance.processSla : instance.sla.get(key);
+  return record === undefined || !record.open ? 'none' : slaState(instance, record);
+}
+
+function expectOf(expect: Spec, world: Sandbox, events: string[], decisions: TaskRuleDecision[]): ScenarioFailure[] {
+  const instance = world.root?.instance;
+  const failures: ScenarioFailure[] = [];
+  const status = instance?.status ?? 'not_started';
+  const waiting = world.waitingNotes().map((note) => `; ${note}`).join('');
+  if (typeof expect.status === 'string' && expect.status !== status) {
+    const why = instance?.error ? ` (error ${instance.error.type}${instance.error.detail ? `: ${instance.error.detail}` : ''})` : '';
+    failures.push(failure('status', `expected ${expect.status}, got ${status}${why}${waiting}`, expect.status, status));
   }
-  if (typeof expect.outcome === 'string' && expect.outcome !== run.outcome) {
-    fail('outcome', `expected ${expect.outcome}, got ${run.outcome ?? 'none'} (status ${run.status})`, expect.outcome, run.outcome ?? null);
+  if (typeof expect.outcome === 'string' && expect.outcome !== instance?.outcome) {
+    failures.push(failure('outcome', `expected ${expect.outcome}, got ${instance?.outcome ?? 'none'} (status ${status})`, expect.outcome, instance?.outcome ?? null));
   }
-  if (typeof expect.error === 'string' && expect.error !== run.error?.type) {
-    fail('error', `expected ${expect.error}, got ${run.error?.type ?? 'no error'}`, expect.error, run.error?.type ?? null);
+  if (typeof expect.error === 'string' && expect.error !== instance?.error?.type) {
+    failures.push(failure('error', `expected ${expect.error}, got ${instance?.error?.type ?? 'no error'}`, expect.error, instance?.error?.type ?? null));
   }
   if (isRecord(expect.stages)) {
     for (const [id, state] of Object.entries(expect.stages)) {
-      const actual = run.stageState(id);
-      if (actual !== state) fail(`stages.${id}`, `expected ${String(state)}, got ${actual ?? `no stage '${id}'`}`, state, actual ?? null);
+      const actual = instance === undefined ? 'not_started' : stageState(instance, id);
+      if (actual !== state) failures.push(failure(`stages.${id}`, `expected ${String(state)}, got ${actual ?? `no stage '${id}'`}${waiting}`, state, actual ?? null));
     }
   }
   if (Array.isArray(expect.milestones)) {
-    const missing = expect.milestones.map(String).filter((id) => !run.milestones.has(id));
-    if (missing.length > 0) fail('milestones', `expected ${missing.join(', ')} reached, reached: ${[...run.milestones].join(', ') || 'none'}`, expect.milestones, [...run.milestones]);
+    const reached = instance === undefined ? [] : [...instance.milestones].filter(([, holds]) => holds).map(([id]) => id);
+    const missing = expect.milestones.map(String).filter((id) => !reached.includes(id));
+    if (missing.length > 0) failures.push(failure('milestones', `expected ${missing.join(', ')} reached, reached: ${reached.join(', ') || 'none'}`, expect.milestones, reached));
   }
   if (isRecord(expect.data)) {
     for (const [path, value] of Object.entries(expect.data)) {
-      const actual = valueAt(run.data, path);
-      if (!containsValue(value, actual)) fail(`data.${path}`, `expected ${show(value)}, got ${show(actual)}`, value, actual ?? null);
+      const actual = valueAt(instance?.data ?? {}, path);
+      if (!containsValue(value, actual)) failures.push(failure(`data.${path}`, `expected ${show(value)}, got ${show(actual)}`, value, actual ?? null));
     }
   }
-  if (Array.isArray(expect.tasks)) for (const wanted of expect.tasks.filter(isRecord)) expectTask(wanted, run.tasks);
-  if (Array.isArray(expect.timers)) {
-    const timers = run.timers();
-    for (const wanted of expect.timers.filter(isRecord)) {
-      if (!timers.some((timer) => containsValue(wanted, timer))) fail('timers', `expected a pending timer ${show(wanted)}, pending: ${show(timers)}`, wanted, timers);
+  if (Array.isArray(expect.tasks)) {
+    for (const wanted of expect.tasks.filter(isRecord)) {
+      const missing = taskMissing(wanted, world, instance);
+      if (missing !== undefined) failures.push(missing);
     }
   }
+  if (Array.isArray(expect.timers)) failures.push(...timersMissing(expect.timers.filter(isRecord), instance));
   if (isRecord(expect.sla)) {
     for (const [key, state] of Object.entries(expect.sla)) {
-      const actual = run.slaState(key);
-      if (actual !== state) fail(`sla.${key}`, `expected ${String(state)}, got ${actual ?? `no deadline of '${key}'`}`, state, actual ?? null);
+      const actual = instance === undefined ? 'none' : slaOf(instance, key);
+      if (actual !== state) failures.push(failure(`sla.${key}`, `expected ${String(state)}, got ${actual}`, state, actual));
     }
   }
   if (Array.isArray(expect.events)) {
-    let at = 0;
-    for (const type of expect.events.map(String)) {
-      const found = events.indexOf(type, at);
-      if (found < 0) fail('events', `expected ${show(expect.events)} in order since the last expect, got ${show(events)}`, expect.events, events);
-      at = found + 1;
-    }
+    const left = [...events];
+    const missing = expect.events.map(String).filter((type) => {
+      const at = left.indexOf(type);
+      if (at >= 0) left.splice(at, 1);
+      return at < 0;
+    });
+    if (missing.length > 0) failures.push(failure('events', `expected ${show(expect.events)} among the events since the last expect, missing ${show(missing)}; got ${show(events)}`, expect.events, events));
   }
-  if (isRecord(expect.memory)) {
-    const memory = expect.memory;
-    if (Array.isArray(memory.recalled)) {
-      const missing = memory.recalled.map(String).filter((step) => !run.recalled.includes(step));
-      if (missing.length > 0) fail('memory.recalled', `expected recalls by ${missing.join(', ')}, got ${show(run.recalled)}`, memory.recalled, run.recalled);
-    }
-    if (Array.isArray(memory.remembered)) {
-      for (const wanted of memory.remembered) {
-        if (!run.remembered.some((entry) => containsValue(wanted, entry))) fail('memory.remembered', `expected ${show(wanted)}, remembered: ${show(run.remembered)}`, wanted, run.remembered);
-      }
-    }
+  if (isRecord(expect.memory)) failures.push(...memoryMissing(expect.memory, instance));
+  if (expect.noSideEffects === true && world.sideEffects.length > 0) {
+    failures.push(failure('noSideEffects', `expected none, got calls of ${world.sideEffects.join(', ')} (they declare side effects)`, true, world.sideEffects));
   }
-  if (expect.noSideEffects === true && run.sideEffects.length > 0) {
-    fail('noSideEffects', `expected none, got calls of ${run.sideEffects.join(', ')} (they declare side effects)`, true, run.sideEffects);
-  }
-  checkRuleDecisions(expect.rules, decisions);
+  const rules = checkRuleDecisions(expect.rules, decisions);
+  if (rules !== undefined) failures.push(rules);
+  return failures;
 }
 
-/** A task the author expects: by step, status (open tasks when not given), assignee, due and custom fields. */
-function expectTask(wanted: Spec, tasks: readonly TaskRecord[]): void {
-  const candidates = tasks.filter((task) => (wanted.step === undefined || task.step === wanted.step) && (wanted.status === undefined ? task.state === 'open' : wanted.status === task.status || wanted.status === task.state));
-  const found = candidates.some((task) =>
-    (wanted.assignee === undefined || wanted.assignee === task.assignee || wanted.assignee === task.via)
-    && (wanted.due === undefined || containsValue(wanted.due, task.due))
+/** A task the author expects, of the root instance: by step, status (open ones when not given), assignee, due, custom fields. */
+function taskMissing(wanted: Spec, world: Sandbox, instance: ProcessInstance | undefined): ScenarioFailure | undefined {
+  const tasks = world.tasks.filter((task) => task.instance === instance?.id);
+  const found = tasks.some((task) =>
+    (wanted.step === undefined || task.step === wanted.step)
+    && (wanted.status === undefined ? task.state === 'open' : wanted.status === task.state || wanted.status === task.status)
+    && (wanted.assignee === undefined || assigneeMatches(world, task, String(wanted.assignee)))
+    && (wanted.due === undefined || (typeof wanted.due === 'string' && task.due !== undefined && sameInstant(wanted.due, task.due)) || wanted.due === task.due)
     && (wanted.customFields === undefined || containsValue(wanted.customFields, task.customFields)));
-  if (found) return;
+  if (found) return undefined;
   const open = tasks.filter((task) => task.state === 'open').map((task) => ({ step: task.step, status: task.status, assignee: task.assignee, due: task.due, customFields: task.customFields }));
-  fail('tasks', `expected a task ${show(wanted)}, open tasks: ${open.length === 0 ? 'none' : show(open)}`, wanted, open);
+  const skipped = typeof wanted.step === 'string' ? instance?.skipped.get(wanted.step) : undefined;
+  const why = skipped === undefined ? '' : `; step '${String(wanted.step)}' was skipped: ${skipped}`;
+  return failure('tasks', `expected a task ${show(wanted)}, open tasks: ${open.length === 0 ? 'none' : show(open)}${why}`, wanted, open);
+}
+
+/** The expected assignee is the task's (a principal, a role, an agent), a person who holds its role, or who closed it. */
+function assigneeMatches(world: Sandbox, task: TaskRecord, assignee: string): boolean {
+  if (assignee === task.assignee || assignee === task.assigneeId) return true;
+  if (!task.assignee.startsWith('role:') || assignee.startsWith('role:')) return false;
+  return world.given.principals?.[task.assignee.slice(5)]?.includes(assignee) === true;
+}
+
+/** Pending timers the author expects: `id` (a timer id or its element), `at`, `provisional`. */
+function timersMissing(wanted: Spec[], instance: ProcessInstance | undefined): ScenarioFailure[] {
+  const pending = [...(instance?.timers ?? [])].sort((a, b) => a.at - b.at || a.no - b.no).map((timer) => ({
+    id: timer.id, element: timer.element, at: new Date(timer.at).toISOString(), provisional: timer.provisional,
+  }));
+  return wanted.filter((timer) => !pending.some((p) =>
+    (timer.id === undefined || timer.id === p.id || timer.id === p.element)
+    && (timer.at === undefined || (typeof timer.at === 'string' && sameInstant(timer.at, p.at)) || timer.at === p.at)
+    && (timer.provisional === undefined || timer.provisional === p.provisional)))
+    .map((timer) => failure('timers', `expected a pending timer ${show(timer)}, pending: ${show(pending.map(({ id, at, provisional }) => ({ id, at, provisional })))}`, timer, pending));
+}
+
+function memoryMissing(memory: Spec, instance: ProcessInstance | undefined): ScenarioFailure[] {
+  const failures: ScenarioFailure[] = [];
+  const recalled = instance?.recalled ?? [];
+  const remembered = instance?.remembered ?? [];
+  if (Array.isArray(memory.recalled)) {
+    const missing = memory.recalled.map(String).filter((step) => !recalled.includes(step));
+    if (missing.length > 0) failures.push(failure('memory.recalled', `expected recalls answered for ${missing.join(', ')}, got ${show(recalled)}`, memory.recalled, recalled));
+  }
+  if (Array.isArray(memory.remembered)) {
+    for (const wanted of memory.remembered) {
+      if (!remembered.some((entry) => containsValue(wanted, entry))) failures.push(failure('memory.remembered', `expected ${show(wanted)}, remembered: ${show(remembered)}`, wanted, remembered));
+    }
+  }
+  return failures;
 }

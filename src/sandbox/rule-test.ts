@@ -3,6 +3,7 @@
  * decides whether the rule looks at the input at all (`skipped`), the condition whether it acts (`not_matched`),
  * the interpretation skill may fail it (`failed`), and the action templates give the work it ensures.
  */
+import { countsOf, ruleCoverageItems } from './coverage.js';
 import { ScenarioFailure } from './result.js';
 import { conditionHolds, renderDeep, renderTemplate } from './templates.js';
 import type { SubjectContext, SubjectRun } from './subject.js';
@@ -40,8 +41,10 @@ export function ruleRun(ctx: SubjectContext): SubjectRun {
   const log = emptyLog();
   const { result, reason, work } = decideRule(rule.spec, givenInput(given, ctx.catalog.settingsWith(isRecord(given.settings) ? given.settings : {})), ctx, log);
   if (work !== undefined) log.ensureWork.push(work);
+  const branch = result === 'not_matched' ? ['condition:false'] : result === 'skipped' ? [] : ['condition:true'];
   return {
-    async step(step) {
+    coverage: () => countsOf(ruleCoverageItems(rule.spec), { outcomes: new Set([result]), branches: new Set(branch) }),
+    step(step) {
       const expect = isRecord(step.expect) ? step.expect : {};
       if (typeof expect.result === 'string' && expect.result !== result) {
         throw new ScenarioFailure('expectation_failed', `result: expected ${expect.result}, got ${result}${reason ? ` (${reason})` : ''}`, { expected: expect.result, actual: result, path: 'result' });

@@ -1,6 +1,7 @@
 /**
- * Runs one test file: builds its subject (process, rule or task type) over the catalog its package sees, plays
- * the steps in order and stops at the first that fails, pointing at it in the file.
+ * Runs one test file: builds its subject (process, rule or task type) over the catalog its package sees and
+ * plays the steps in order. An `expect` that does not hold is recorded and the scenario goes on; a step that
+ * cannot be done stops it. Each failure points at its place in the file.
  */
 import { createEnvironment, evaluate, type CelEnvironment } from '../cel/index.js';
 import type { SourceDocument } from '../json/document.js';
@@ -41,6 +42,7 @@ export async function runScenario(document: SourceDocument, catalog: Catalog, pk
     target: String(test[subject] ?? ''),
     status: 'passed',
     steps: 0,
+    failures: [],
   };
   const given = isRecord(test.given) ? test.given : {};
   let run: SubjectRun;
@@ -51,44 +53,48 @@ export async function runScenario(document: SourceDocument, catalog: Catalog, pk
       variables: catalog.variables(isRecord(given.variables) ? given.variables : {}),
     });
   } catch (error) {
-    return failed(result, document, error, '/given');
+    return stopped(result, document, error, '/given');
   }
   for (let i = 0; i < steps.length; i++) {
     const step = isRecord(steps[i]) ? (steps[i] as Record<string, unknown>) : {};
     try {
-      await run.step(step, i);
+      for (const failure of run.step(step, i) ?? []) result.failures.push(failureOf(document, failure, `/steps/${i}`, i));
     } catch (error) {
-      return failed(result, document, error, `/steps/${i}`, i);
+      if (!(error instanceof ScenarioFailure) || error.stops) return stopped(result, document, error, `/steps/${i}`, i);
+      result.failures.push(failureOf(document, error, `/steps/${i}`, i));
     }
     result.steps = i + 1;
   }
-  if (run.coverage !== undefined) {
-    result.coverage = run.coverage();
-    const minimum = isRecord(test.coverage) && typeof test.coverage.minimum === 'number' ? test.coverage.minimum : undefined;
-    if (minimum !== undefined && result.coverage.percent < minimum) {
-      const failure = new ScenarioFailure('coverage_below_minimum', `coverage ${result.coverage.percent}% is below the minimum ${minimum}%; never reached: ${result.coverage.missed.join(', ')}`, {
-        expected: minimum, actual: result.coverage.percent,
-      });
-      return failed(result, document, failure, '/coverage/minimum');
-    }
+  const coverage = run.coverage();
+  result.coverage = coverage;
+  const minimum = isRecord(test.coverage) && typeof test.coverage.minimum === 'number' ? test.coverage.minimum : undefined;
+  if (minimum !== undefined && 'percent' in coverage && coverage.percent < minimum) {
+    const failure = new ScenarioFailure('coverage_below_minimum', `coverage of elements ${coverage.percent}% is below the minimum ${minimum}%; never reached: ${coverage.missed.join(', ')}`, {
+      expected: minimum, actual: coverage.percent,
+    });
+    result.failures.push(failureOf(document, failure, '/coverage/minimum'));
   }
+  if (result.failures.length > 0) result.status = 'failed';
   return result;
 }
 
-function failed(result: TestResult, document: SourceDocument, error: unknown, base: string, index?: number): TestResult {
-  if (!(error instanceof ScenarioFailure)) {
-    const failure: TestFailure = {
-      code: 'internal_error',
-      message: `the test engine failed — please report this with the test file: ${(error as Error).stack ?? String(error)}`,
-      path: base,
-      ...document.locate(base),
-      ...(index !== undefined ? { step: index + 1 } : {}),
-    };
-    return { ...result, status: 'error', failure };
-  }
+/** The scenario stops at a step that cannot be done: failed — or, for a fault of the engine itself, an error. */
+function stopped(result: TestResult, document: SourceDocument, error: unknown, base: string, index?: number): TestResult {
+  if (error instanceof ScenarioFailure) return { ...result, status: 'failed', failures: [...result.failures, failureOf(document, error, base, index)] };
+  const failure: TestFailure = {
+    code: 'internal_error',
+    message: `the test engine failed — please report this with the test file: ${(error as Error).stack ?? String(error)}`,
+    path: base,
+    ...document.locate(base),
+    ...(index !== undefined ? { step: index + 1 } : {}),
+  };
+  return { ...result, status: 'error', failures: [...result.failures, failure] };
+}
+
+function failureOf(document: SourceDocument, error: ScenarioFailure, base: string, index?: number): TestFailure {
   const detail = error.details.path;
   const pointer = detail === undefined ? base : detail.startsWith('/') ? detail : `${base}/expect/${detail.split('.')[0]}`;
-  const failure: TestFailure = {
+  return {
     code: error.code,
     message: error.message,
     path: pointer,
@@ -97,5 +103,4 @@ function failed(result: TestResult, document: SourceDocument, error: unknown, ba
     ...('expected' in error.details ? { expected: error.details.expected } : {}),
     ...('actual' in error.details ? { actual: error.details.actual } : {}),
   };
-  return { ...result, status: 'failed', failure };
 }

@@ -1,144 +1,155 @@
 /**
- * The stages of an instance and its boundary timers. A stage opens when its entry guard holds (at once without
- * one), runs its steps, reaches its milestones as their guards come true, and completes when its steps are done
- * and its exit guard holds; a repeatable stage opens again once its entry guard was false after it completed.
- * The instance completes when no stage is open and none can open. A boundary timer fires while its stage (or the
- * process) is open; an interrupting one cancels the stage's work, runs its own block and completes the stage.
+ * The case: stages, milestones and their guards, as the core's engine passes over them after its threads have
+ * run — stages in declaration order, each once per pass:
+ *
+ * * an active stage's milestones follow their guards (reached when it turns true, lost when it turns false
+ *   again; at most one flip each per input); then, with an `exit` guard that holds, the stage exits at once —
+ *   its threads end and their open work is cancelled; without `exit`, it exits when no thread of it is left.
+ *   A stage with an `exit` guard does not complete when its steps are done;
+ * * a stage not active enters when it is available and its entry holds (or it has none), or — repeatable with
+ *   an entry — when it closed in an earlier input and the entry holds again. Entering sets its boundary timers
+ *   and spawns a thread for its steps.
+ *
+ * A guard that cannot be evaluated fails the instance with the expression's code. Boundary timers (of a stage,
+ * or of the process) fire while their owner is active: an interrupting one ends the owner's threads and
+ * cancels their work before its own block runs.
  */
 import type { Timer } from '../process/index.js';
-import { Cancelled, type Scope } from './clock.js';
 import { pointOf } from './due.js';
-import type { Flow } from './flow.js';
-import { NO_CONTEXT, ProcessError, type ProcessInstance, type StageRun } from './instance.js';
+import { NO_CATCHES, ProcessError, setTimer, type ProcessInstance, type StageRun, type TimerRecord } from './instance.js';
+import type { InstanceControl } from './steps/handler.js';
+import type { Runner } from './threads.js';
+import { isRecord } from '../json/guards.js';
 
 export class Stages {
-  /** Guards are being read: a change they cause is picked up by the same loop, not by a nested one. */
-  private evaluating = false;
-
   constructor(
     private readonly instance: ProcessInstance,
-    private readonly flow: Flow,
+    private readonly runner: Runner,
+    private readonly control: InstanceControl,
   ) {}
 
-  /** Reads the guards after any change: milestones, exits, entries, and the end of an instance with nothing left to do. */
-  reevaluate(): void {
+  /** One pass over the stages; whether anything moved. */
+  pass(): boolean {
+    let moved = false;
+    for (const run of this.instance.stages) {
+      if (!this.instance.isLive() || this.instance.status === 'suspended') break;
+      moved = (run.state === 'active' ? this.progress(run) : this.enterIfDue(run)) || moved;
+    }
+    return moved;
+  }
+
+  private progress(run: StageRun): boolean {
     const instance = this.instance;
-    if (this.evaluating || !instance.isLive()) return;
-    this.evaluating = true;
-    try {
-      let changed = true;
-      while (changed && instance.isLive()) {
-        changed = false;
-        for (const stage of instance.stages) {
-          if (stage.state === 'open') changed = this.progress(stage) || changed;
-          else if (stage.state === 'not_started' || (stage.state === 'completed' && stage.stage.repeatable)) changed = this.enter(stage) || changed;
-        }
-      }
-      if (instance.isLive() && !instance.stages.some((stage) => stage.state === 'open')) instance.completeInstance(undefined);
-    } finally {
-      this.evaluating = false;
+    let moved = false;
+    for (const milestone of run.stage.milestones) {
+      if (instance.flipped.has(milestone.id)) continue;
+      const holds = milestone.when === undefined ? true : this.guard(milestone.when, `${milestone.pointer}/when`);
+      if (!instance.isLive()) return moved;
+      if (holds === (instance.milestones.get(milestone.id) === true)) continue;
+      instance.milestones.set(milestone.id, holds);
+      instance.flipped.add(milestone.id);
+      if (holds) instance.coverage.element(milestone.id);
+      instance.emit(holds ? 'milestone_reached' : 'milestone_lost', milestone.id);
+      moved = true;
     }
-  }
-
-  /** An open stage reaches the milestones whose guards hold, and completes once its steps are done and its exit holds. */
-  private progress(stage: StageRun): boolean {
-    let changed = false;
-    for (const milestone of stage.stage.milestones) {
-      if (this.instance.milestones.has(milestone.id) || !this.guard(milestone.when)) continue;
-      this.instance.milestones.add(milestone.id);
-      this.instance.covered.add(milestone.id);
-      this.instance.record('process.milestone_reached', milestone.id);
-      changed = true;
+    if (!instance.isLive()) return moved;
+    if (run.stage.exit !== undefined) {
+      if (!this.guard(run.stage.exit, `${run.stage.pointer}/exit`)) return moved;
+      instance.coverage.transition(`${run.stage.id}:exit`);
+      this.exit(run, 'exit');
+      return true;
     }
-    if (stage.stepsDone && this.guard(stage.stage.exit)) {
-      this.finish(stage);
-      changed = true;
-    }
-    return changed;
-  }
-
-  /** A stage not started (or a repeatable one, completed) opens when its entry guard holds. */
-  private enter(stage: StageRun): boolean {
-    const entry = stage.stage.entry === undefined ? stage.state === 'not_started' : this.guard(stage.stage.entry);
-    if (stage.state === 'completed' && !entry) stage.rearmed = true;
-    if (!entry || (stage.state !== 'not_started' && !stage.rearmed)) return false;
-    this.open(stage);
+    if (instance.threads.some((thread) => thread.stage === run.stage.id && !thread.ended)) return moved;
+    this.exit(run, 'work_done');
     return true;
   }
 
-  open(stage: StageRun): void {
-    const instance = this.instance;
-    stage.state = 'open';
-    stage.rearmed = false;
-    stage.interrupted = false;
-    stage.stepsDone = false;
-    instance.covered.add(stage.stage.id);
-    instance.record('process.stage_entered', stage.stage.id);
-    const scope = instance.root.child();
-    stage.scope = scope;
-    for (const timer of stage.stage.timers) this.armTimer(timer, scope, stage);
-    const steps = scope.child();
-    instance.spawn(async () => {
-      try {
-        await this.flow.run(stage.stage.steps.steps, steps, NO_CONTEXT);
-      } catch (error) {
-        if (!(error instanceof Cancelled)) throw error;
-        return;
-      }
-      if (stage.interrupted) return;
-      stage.stepsDone = true;
-      if (this.guard(stage.stage.exit)) this.finish(stage);
-      else this.reevaluate();
-    });
+  private enterIfDue(run: StageRun): boolean {
+    const stage = run.stage;
+    const again = run.state === 'completed' && stage.repeatable && stage.entry !== undefined && run.closedSeq < this.instance.seq;
+    if (run.state !== 'available' && !again) return false;
+    if (stage.entry !== undefined) {
+      if (!this.guard(stage.entry, `${stage.pointer}/entry`)) return false;
+      this.instance.coverage.transition(`${stage.id}:entry`);
+    }
+    this.enter(run);
+    return true;
   }
 
-  private finish(stage: StageRun): void {
-    if (stage.state !== 'open') return;
-    stage.state = 'completed';
-    stage.scope?.cancel();
-    this.instance.record('process.stage_completed', stage.stage.id);
-    this.reevaluate();
+  private enter(run: StageRun): void {
+    const instance = this.instance;
+    run.state = 'active';
+    run.runs++;
+    run.enteredAt = instance.now;
+    instance.coverage.element(run.stage.id);
+    instance.emit('stage_entered', run.stage.id);
+    for (const timer of run.stage.timers) this.armTimer(timer, run.timers, run);
+    this.runner.spawn({ kind: 'stage', stage: run.stage.id }, run.stage.steps.steps, NO_CATCHES, undefined);
   }
 
-  /** A boundary timer of a stage (or of the process, without `stage`) that fires while its owner is open. */
-  armTimer(timer: Timer, scope: Scope, stage: StageRun | undefined): void {
+  /** The stage closes: its threads end with their open work, its boundary timers go. */
+  private exit(run: StageRun, cause: 'exit' | 'work_done'): void {
     const instance = this.instance;
-    let at: number;
+    run.state = 'completed';
+    run.closedSeq = instance.seq;
+    for (const thread of instance.threads.filter((t) => t.stage === run.stage.id && !t.ended)) this.runner.end(thread, 'cancelled');
+    for (const timer of run.timers.splice(0)) instance.timers.delete(timer);
+    instance.emit('stage_exited', run.stage.id, { cause });
+  }
+
+  /** A boundary timer of a stage (or, without `stage`, of the process), counted from now. */
+  armTimer(timer: Timer, owner: TimerRecord[], stage?: StageRun): void {
+    const instance = this.instance;
+    const base = instance.now;
+    const source = isRecord(timer.at) && typeof timer.at.at === 'string' ? timer.at.at : undefined;
+    const at = () => pointOf(timer.at, base, { evaluate: (expr) => instance.evaluate(expr, {}, `${timer.pointer}/at/at`) });
+    let first: number;
     try {
-      at = pointOf(timer.at, instance.clock.now, { evaluate: (source) => instance.evaluate(source, NO_CONTEXT) });
+      first = at();
     } catch (error) {
-      instance.fail(new ProcessError({ type: 'expression_error', detail: `timer '${timer.id}': ${(error as Error).message}` }));
+      this.control.fail(error instanceof ProcessError ? error.problem : { type: 'expression_error', status: 422, detail: `${timer.pointer}/at: ${(error as Error).message}` });
       return;
     }
-    const cancel = instance.clock.schedule(at, () => {
-      if (!instance.isLive()) return;
-      instance.covered.add(timer.id);
-      instance.record('process.timer_fired', timer.id);
-      if (timer.interrupting && stage !== undefined) this.interrupt(stage, timer);
-      else instance.spawn(() => this.flow.run(timer.do.steps, scope.child(), NO_CONTEXT));
-    }, { id: timer.id });
-    scope.onEnd(cancel);
+    setTimer(instance, {
+      id: timer.id, element: timer.id, at: first, pausable: stage !== undefined,
+      ...(source !== undefined ? { recompute: { reads: instance.dataReads(source), at } } : {}),
+      fire: () => this.fire(timer, stage),
+    }, owner);
   }
 
-  /** An interrupting timer cancels the stage's work, runs its own block, then completes the stage. */
-  private interrupt(stage: StageRun, timer: Timer): void {
-    stage.interrupted = true;
-    stage.scope?.cancel();
-    this.instance.spawn(async () => {
-      await this.flow.run(timer.do.steps, this.instance.root.child(), NO_CONTEXT);
-      stage.interrupted = false;
-      stage.state = 'open';
-      this.finish(stage);
-    });
+  private fire(timer: Timer, stage: StageRun | undefined): void {
+    const instance = this.instance;
+    instance.coverage.element(timer.id);
+    instance.emit('timer_fired', timer.id);
+    const scope = stage === undefined ? { kind: 'process' as const } : { kind: 'stage' as const, stage: stage.stage.id };
+    if (timer.interrupting) {
+      const ended = instance.threads.filter((thread) => !thread.ended && (stage === undefined ? thread.scope.kind === 'stage' : thread.stage === stage.stage.id));
+      for (const thread of ended) this.runner.end(thread, 'interrupted');
+    }
+    this.runner.spawn(scope, timer.do.steps, NO_CATCHES, undefined);
   }
 
-  /** A guard holds; none holds always, and one that reads a field not yet set does not hold yet. */
-  private guard(source: string | undefined): boolean {
-    if (source === undefined) return true;
+  /** A guard's value; one that cannot be evaluated fails the instance (see `guardValue`). */
+  private guard(source: string, pointer: string): boolean {
     try {
-      return this.instance.evaluate(source, NO_CONTEXT) === true;
-    } catch {
+      return this.instance.evaluate(source, {}, pointer) === true;
+    } catch (error) {
+      if (!(error instanceof ProcessError)) throw error;
+      if (readsUnsetField(error, source)) return false;
+      this.control.fail(error.problem);
       return false;
     }
   }
+}
+
+/**
+ * Whether a guard failed only because it read a data field that is not set. The core reads a declared,
+ * non-required scalar that is unset as null (so `data.decision == 'go'` is false before a decision); the CEL
+ * profile of this project does not have those null wrappers yet and reports a missing key, which the sandbox
+ * therefore reads as "not true" instead of failing the instance. A milestone never reached is missing in the
+ * core too: that failure stands.
+ */
+function readsUnsetField(error: ProcessError, source: string): boolean {
+  const missing = /: No such key: (\S+)$/.exec(error.problem.detail ?? '')?.[1];
+  return error.problem.type === 'expression_error' && missing !== undefined && !new RegExp(`\\bmilestone\\.${missing.replace(/[^\w-]/g, '')}\\b`).test(source);
 }

@@ -5,7 +5,8 @@
 import type { InstallVariable } from '../cel/index.js';
 import type { Catalog } from './catalog.js';
 import type { MockBook } from './mocks.js';
-import type { ElementCoverage } from './result.js';
+import type { SubjectCoverage } from './coverage.js';
+import type { ScenarioFailure } from './result.js';
 import type { SchemaChecker } from './schemas.js';
 
 export interface SubjectContext {
@@ -18,7 +19,12 @@ export interface SubjectContext {
 }
 
 export interface SubjectRun {
-  /** Plays step `index` of the scenario; throws `ScenarioFailure` when it fails. */
-  step(step: Record<string, unknown>, index: number): Promise<void>;
-  coverage?(): ElementCoverage;
+  /**
+   * Plays step `index` of the scenario: gives the expectations that did not hold (the scenario goes on), throws
+   * `ScenarioFailure` when the step cannot be done (the scenario stops; an `expectation_failed` thrown is one
+   * expectation that did not hold).
+   */
+  step(step: Record<string, unknown>, index: number): ScenarioFailure[] | void;
+  /** What the scenario covered of its subject. */
+  coverage(): SubjectCoverage;
 }

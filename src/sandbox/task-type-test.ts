@@ -3,6 +3,7 @@
  * completion actions do with it. Outcome actions run in order: `invokeSkill` (through the mocks, then
  * `onSuccess` or `onFailure`), `completeTask`, `transition`, `comment`, `ensureWork`.
  */
+import { countsOf, taskTypeCoverageItems } from './coverage.js';
 import { ScenarioFailure } from './result.js';
 import type { SubjectContext, SubjectRun } from './subject.js';
 import { MissingValue, resolvePaths } from './templates.js';
@@ -40,7 +41,7 @@ export function taskTypeRun(ctx: SubjectContext): SubjectRun {
   };
   const principals = isRecord(given.principals) ? given.principals : {};
   const log = emptyLog();
-  const verified: Record<string, string> = {};
+  const reached = { outcomes: new Set<string>(), completion: new Set<string>(), acceptance: new Set<string>() };
 
   const complete = () => {
     task.status = String(lifecycle.completionStatus ?? statuses.find((s) => s.category === 'terminal_success')?.key ?? 'done');
@@ -78,16 +79,18 @@ export function taskTypeRun(ctx: SubjectContext): SubjectRun {
   const scopeOf = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ task, ...extra });
 
   return {
-    async step(step) {
+    coverage: () => countsOf(taskTypeCoverageItems(spec), reached),
+    step(step) {
       if (isRecord(step.approve)) return approve(step.approve);
       if (isRecord(step.verify)) {
-        verified[String(step.verify.check)] = String(step.verify.result);
+        reached.acceptance.add(String(step.verify.check));
         return;
       }
       if (isRecord(step.complete)) {
         if (isRecord(step.complete.output)) Object.assign(task.customFields, step.complete.output);
         complete();
         const completion = isRecord(spec.completionSchema) && isRecord(spec.completionSchema.onComplete) ? spec.completionSchema.onComplete : {};
+        (Array.isArray(completion.actions) ? completion.actions : []).forEach((_, i) => reached.completion.add(`onComplete/${i}`));
         run(completion.actions, scopeOf({ output: step.complete.output ?? {} }));
         return;
       }
@@ -107,6 +110,7 @@ export function taskTypeRun(ctx: SubjectContext): SubjectRun {
     const gate = gates[typeof approval.gate === 'string' ? approval.gate : 'default'];
     if (!isRecord(gate)) throw new ScenarioFailure('unknown_gate', `task type '${key}' has no approval gate '${String(approval.gate ?? 'default')}'`);
     const outcomes = isRecord(gate.outcomes) ? gate.outcomes : {};
+    reached.outcomes.add(`${typeof approval.gate === 'string' ? approval.gate : 'default'}/${String(approval.decision)}`);
     run(outcomes[String(approval.decision)], scopeOf({ approval: { decision: approval.decision, by, comment: approval.comment ?? '' } }));
   }
 

@@ -25,10 +25,15 @@ export function sameInstant(a: string, b: string): boolean {
   return INSTANT.test(a) && INSTANT.test(b) && Date.parse(a) === Date.parse(b);
 }
 
-/** The value at a dotted path, or undefined. */
+/** The value at a dotted path (`purchase.customer.inn`) or a JSON Pointer (`/purchase/lines/0`), or undefined. */
 export function valueAt(root: unknown, path: string): unknown {
+  const parts = path.startsWith('/') ? path.slice(1).split('/').map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~')) : path.split('.');
   let current = root;
-  for (const part of path.split('.')) {
+  for (const part of parts) {
+    if (Array.isArray(current) && /^\d+$/.test(part)) {
+      current = current[Number(part)];
+      continue;
+    }
     if (!isRecord(current) || !Object.hasOwn(current, part)) return undefined;
     current = current[part];
   }
@@ -61,4 +66,13 @@ export function records(value: unknown): Record<string, unknown>[] {
 /** A deep copy of a JSON value. */
 export function copy<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** The leaf paths (dotted) where two JSON values differ; a value that is not an object on either side is a leaf. */
+export function changedPaths(before: unknown, after: unknown, prefix = ''): string[] {
+  if (isRecord(before) && isRecord(after)) {
+    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+    return [...keys].flatMap((key) => changedPaths(before[key], after[key], prefix === '' ? key : `${prefix}.${key}`));
+  }
+  return JSON.stringify(before) === JSON.stringify(after) ? [] : [prefix];
 }

@@ -1,7 +1,8 @@
 /**
  * What `package-sdk test` does between parsing its flags and printing, in process: the report and exit code of
- * a run, one test chosen by name, the JUnit file, packages with check errors, targets that cannot be read, and
- * the scenarios sent to a core (a real local core over HTTP). The built CLI is in test/e2e/test-command.test.ts.
+ * a run, one test chosen by name (and a name no test has, refused), the JUnit file, packages with check
+ * errors, targets that cannot be read, and the scenarios sent to a core (a real local core over HTTP), whose
+ * report is the in-process one. The built CLI is in test/e2e/test-command.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +48,12 @@ describe('package-sdk test, in process', () => {
     expect(outcome.text()).toContain('check_failed');
   });
 
+  it('refuses a --test that names no test (exit 2) and lists the names there are', async () => {
+    await expect(runTestCommand({ cwd: ROOT, paths: [DEMO], test: 'nosuch' })).rejects.toMatchObject({
+      code: 'no_test_selected', exitCode: 2, details: { test: 'nosuch', tests: expect.arrayContaining(['an order nobody pays ends unpaid']) },
+    });
+  });
+
   it('exits 2 when a target cannot be read', async () => {
     const outcome = await runTestCommand({ cwd: ROOT, paths: [join(ROOT, 'no/such/package')] });
     expect(outcome.exitCode).toBe(2);
@@ -67,15 +74,21 @@ describe('package-sdk test --server, in process against a local core', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('gets from the core the results the sandbox gets here', async () => {
-    const here = await runTestCommand({ cwd: ROOT, paths: [DEADLINES] });
-    const there = await runTestsOnServer({ cwd: ROOT, paths: [DEADLINES], server: core.url, env: { CP_TOKEN: core.token } });
-    expect(there).toMatchObject({ ok: true, passed: 3, failed: 0, errors: 0 });
-    expect(there.tests.map((t) => [t.name, t.status, t.package])).toEqual(here.report.tests.map((t) => [t.name, t.status, t.package]));
+  it('gets from the core the verdicts, failures and coverage the sandbox gives here', async () => {
+    const failing = (name: string) => readFileSync(join(FIXTURES, 'sandbox/failing', `${name}.test.yaml`), 'utf8');
+    const dir = overlay('sandbox/packages', { 'engine-demo/tests/status.test.yaml': failing('status'), 'engine-demo/tests/mock-missing.test.yaml': failing('mock-missing'), 'engine-demo/tests/events.test.yaml': failing('events') });
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    for (const paths of [[join(dir, 'engine-demo')], [DEADLINES]]) {
+      const { report: here } = await runTestCommand({ cwd: ROOT, paths });
+      const there = await runTestsOnServer({ cwd: ROOT, paths, server: core.url, env: { CP_TOKEN: core.token } });
+      expect(there).toEqual(here);
+    }
   });
 
-  it('sends only the test chosen by name', async () => {
-    const report = await runTestsOnServer({ cwd: ROOT, paths: [DEADLINES], test: 'a worked Saturday counts for the deadline', server: core.url, env: { CP_TOKEN: core.token } });
+  it('sends only the test chosen by name, and refuses a name no test has', async () => {
+    const options = { cwd: ROOT, paths: [DEADLINES], server: core.url, env: { CP_TOKEN: core.token } };
+    const report = await runTestsOnServer({ ...options, test: 'a worked Saturday counts for the deadline' });
     expect(report.tests).toMatchObject([{ name: 'a worked Saturday counts for the deadline', status: 'passed' }]);
+    await expect(runTestsOnServer({ ...options, test: 'nosuch' })).rejects.toMatchObject({ code: 'no_test_selected', exitCode: 2 });
   });
 });

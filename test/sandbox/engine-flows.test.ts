@@ -1,36 +1,31 @@
 /**
- * The process engine where the engine fixture's scenarios do not reach: flows that run side by side (the order
- * their steps record events in), an interrupting stage timer, escalations that reassign and raise, a repeatable
- * stage, correlation by key, a listen that times out, and the order coverage lists what was missed in.
+ * The process engine where the fixtures' scenarios do not reach: threads that run side by side (each runs until
+ * it waits, in the order the threads were made), an interrupting stage timer, escalations that reassign and
+ * raise, a repeatable stage, correlation by key, a listen that times out, a stage never entered that keeps
+ * the instance running, and the order coverage lists what was missed in.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { check } from '../../src/check/index.js';
 import { Catalog } from '../../src/sandbox/catalog.js';
-import { ProcessRun } from '../../src/sandbox/engine.js';
-import { runTests } from '../../src/sandbox/index.js';
+import { runTests, type ElementCoverage } from '../../src/sandbox/index.js';
 import { MockBook } from '../../src/sandbox/mocks.js';
 import { SchemaChecker } from '../../src/sandbox/schemas.js';
+import { Sandbox } from '../../src/sandbox/world.js';
 import { overlay } from '../support/overlay.js';
 
 const processObject = (key: string, spec: string) => `apiVersion: taimen.ai/v1\nkind: Process\nkey: ${key}\nspec:\n  version: 1\n  displayName: ${key}\n  identity: {agent: order-process}\n  owner: [{role: approver}]\n${spec}`;
 
-/** Four branches whose steps take different paths through the engine: a call, plain writes, a nested block, a caught error. */
+/** Four branches whose steps take different paths through the engine: a call, plain writes, a nested block, a caught error; each writes its steps into the log. */
 const RELAY = processObject('relay', `  data:
     type: object
     properties:
       orderId: {type: string}
-      a: {type: integer}
-      b1: {type: integer}
-      b2: {type: integer}
-      b3: {type: integer}
-      c1: {type: integer}
-      c2: {type: integer}
-      d1: {type: integer}
+      log: {type: array, items: {type: string}}
   start:
     "on": {event: relay.started}
     key: event.payload.orderId
-    set: {orderId: event.payload.orderId}
+    set: {orderId: event.payload.orderId, log: "[]"}
   stages:
     - id: spread
       steps:
@@ -40,17 +35,17 @@ const RELAY = processObject('relay', `  data:
               - id: by-call
                 do:
                   - {id: reserve, call: {skill: stock.reserve@1, input: {orderId: data.orderId}}}
-                  - {id: a, set: {a: "1"}}
+                  - {id: a, set: {log: "data.log + ['a']"}}
               - id: by-writes
-                do: [{id: b1, set: {b1: "1"}}, {id: b2, set: {b2: "1"}}, {id: b3, set: {b3: "1"}}]
+                do: [{id: b1, set: {log: "data.log + ['b1']"}}, {id: b2, set: {log: "data.log + ['b2']"}}, {id: b3, set: {log: "data.log + ['b3']"}}]
               - id: by-block
-                do: [{id: block, do: [{id: c1, set: {c1: "1"}}]}, {id: c2, set: {c2: "1"}}]
+                do: [{id: block, do: [{id: c1, set: {log: "data.log + ['c1']"}}]}, {id: c2, set: {log: "data.log + ['c2']"}}]
               - id: by-error
                 do:
                   - id: guarded
                     try:
                       do: [{id: fail, raise: {type: oops}}]
-                      catch: [{do: [{id: d1, set: {d1: "1"}}]}]
+                      catch: [{do: [{id: d1, set: {log: "data.log + ['d1']"}}]}]
 `);
 
 const DISPATCH = processObject('dispatch', `  data:
@@ -131,21 +126,22 @@ const dir = overlay('sandbox/packages', {
   'engine-demo/tests/escalations.test.yaml': scenario('escalations reassign the task, then raise into the try around it', 'J-1', `  - advance: PT2H40M
   - expect:
       tasks: [{step: assess, assignee: "00000000-0000-4000-8000-00000000000c"}]
-      events: [process.task_created, process.sla_breached, process.escalated]
+      events: [process.step_entered, process.sla_breached, process.escalated]
   - advance: PT30M
   - expect:
       data: {late: late J-1}
       stages: {triage: completed, wrap-up: open}
-      events: [process.escalated, process.error_caught, process.step_completed, process.stage_completed, process.stage_entered]
+      tasks: [{step: assess, status: cancelled}]
+      events: [process.escalated, process.step_exited, process.stage_exited, process.stage_entered]
 `),
-  'engine-demo/tests/cutoff.test.yaml': scenario('an interrupting timer cancels the work of its stage, runs its block and completes the stage', 'J-slow', `  - advance: PT90M
+  'engine-demo/tests/cutoff.test.yaml': scenario('an interrupting timer ends the work of its stage, whose own block then runs; a stage never entered keeps the instance running', 'J-slow', `  - advance: PT90M
   - expect:
       data: {cutoff: true}
       stages: {triage: completed, wrap-up: open}
       tasks: [{step: assess, status: cancelled}]
-      events: [process.timer_fired, process.step_completed, process.stage_completed, process.stage_entered]
+      events: [process.timer_fired, process.step_exited, process.stage_exited, process.stage_entered]
   - advance: PT1H
-  - expect: {status: completed, data: {heard: nothing}, events: [process.listen_timeout]}
+  - expect: {status: running, stages: {wrap-up: completed, review: not_started}, data: {heard: nothing}, events: [process.step_exited, process.stage_exited]}
 `),
   'engine-demo/tests/review.test.yaml': scenario('a repeatable stage opens again, correlation goes by key', 'J-2', `  - emit: {event: job.updated, payload: {jobId: J-3, note: not ours}}
   - emit: {event: job.updated, payload: {jobId: J-2, note: ours}}
@@ -154,17 +150,17 @@ const dir = overlay('sandbox/packages', {
   - expect:
       data: {note: ours, reviews: 2}
       stages: {triage: open, review: completed}
-      events: [process.correlated, process.stage_entered, process.stage_completed, process.stage_entered, process.stage_completed]
+      events: [process.correlated, process.stage_entered, process.stage_exited, process.stage_entered, process.stage_exited]
 `),
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('flows side by side', () => {
-  it('record their steps in the order of the hops each kind of step takes', async () => {
+describe('threads side by side', () => {
+  it('run in the order they were made, each until it waits; an answer continues its thread in an input of its own', async () => {
     const { report, workspace } = await check({ cwd: dir, paths: ['engine-demo'] });
     expect(report.errors).toEqual([]);
     const catalog = Catalog.forPackage(workspace, 'engine-demo');
-    const run = new ProcessRun({
+    const world = new Sandbox({
       process: catalog.object('Process', 'relay')!,
       catalog,
       mocks: new MockBook({ skills: { 'stock.reserve@1': [{ output: { reservation: 'R-1' } }] } }, () => false),
@@ -172,12 +168,13 @@ describe('flows side by side', () => {
       given: {},
       variables: catalog.variables(),
     });
-    await run.emit({ type: 'relay.started', kind: 'event', time: run.clock.iso(), payload: { orderId: 'O-1' } });
-    expect(run.status).toBe('completed');
-    expect(run.events.map((event) => `${event.type.slice('process.'.length)} ${event.step ?? ''}`.trim())).toEqual([
-      'started', 'stage_entered spread', 'call reserve', 'step_completed b1', 'step_completed c1', 'step_completed reserve', 'step_completed b2',
-      'error_caught', 'step_completed block', 'step_completed a', 'step_completed d1', 'step_completed b3', 'step_completed c2',
-      'step_completed guarded', 'step_completed branches', 'stage_completed spread', 'completed',
+    world.emit({ event: 'relay.started', payload: { orderId: 'O-1' } });
+    const instance = world.root!.instance;
+    expect(instance.status).toBe('completed');
+    expect(instance.data.log).toEqual(['b1', 'b2', 'b3', 'c1', 'c2', 'd1', 'a']);
+    expect(instance.events.map((event) => `${event.type.slice('process.'.length)} ${event.element ?? ''}`.trim())).toEqual([
+      'started', 'stage_entered spread', 'data_changed', 'step_entered reserve',
+      'stage_exited spread', 'data_changed', 'completed', 'step_exited reserve',
     ]);
   });
 });
@@ -188,10 +185,10 @@ describe('stages, timers, escalations and correlation', () => {
   it('pass the scenarios written for them', async () => {
     const { report } = await reportPromise;
     expect(report.problems).toEqual([]);
-    expect(report.tests.map((t) => [t.name, t.status, t.failure?.message])).toEqual([
-      ['an interrupting timer cancels the work of its stage, runs its block and completes the stage', 'passed', undefined],
-      ['escalations reassign the task, then raise into the try around it', 'passed', undefined],
-      ['a repeatable stage opens again, correlation goes by key', 'passed', undefined],
+    expect(report.tests.map((t) => [t.name, t.status, t.failures.map((f) => f.message)])).toEqual([
+      ['an interrupting timer ends the work of its stage, whose own block then runs; a stage never entered keeps the instance running', 'passed', []],
+      ['escalations reassign the task, then raise into the try around it', 'passed', []],
+      ['a repeatable stage opens again, correlation goes by key', 'passed', []],
     ]);
   });
 
@@ -199,8 +196,8 @@ describe('stages, timers, escalations and correlation', () => {
     const { report } = await reportPromise;
     expect(report.coverage).toEqual([expect.objectContaining({ process: 'dispatch', total: 13, missed: ['heard-signal'] })]);
     const cutoff = report.tests.find((t) => t.file.endsWith('/cutoff.test.yaml'));
-    expect(cutoff?.coverage?.missed).toEqual(['review', 'mark-late', 'reviewed', 'heard-signal', 'ask-review']);
+    expect((cutoff?.coverage as ElementCoverage | undefined)?.missed).toEqual(['review', 'mark-late', 'reviewed', 'heard-signal', 'ask-review']);
     const escalations = report.tests.find((t) => t.file.endsWith('/escalations.test.yaml'));
-    expect(escalations?.coverage?.missed).toEqual(['cutoff', 'review', 'cut', 'reviewed', 'heard-nothing', 'heard-signal', 'ask-review']);
+    expect((escalations?.coverage as ElementCoverage | undefined)?.missed).toEqual(['cutoff', 'review', 'cut', 'reviewed', 'heard-nothing', 'heard-signal', 'ask-review']);
   });
 });

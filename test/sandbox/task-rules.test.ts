@@ -1,6 +1,7 @@
 /**
- * Rules with `action.target: task` in process scenarios, beyond the fixtures: what a matched rule may not close,
- * a disabled rule, an observation that is not bound to a task, and a rule without an author filter.
+ * Rules with `action.target: task` in process scenarios, beyond the fixtures: a task type the rule may not
+ * close, a disabled rule (not evaluated), an observation not bound to a task (not offered), a step without a
+ * task to bind to, and a rule that interprets with a skill (the core's sandbox refuses to run it).
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,25 +17,23 @@ const SCENARIO = `process: order
 name: decisions that do not close the task
 given:
   clock: "2026-10-06T09:00:00+02:00"
-  principals: {approver: [ann, bob]}
+  principals: {approver: [ann], controller: [bob]}
 mocks:
   skills:
     stock.reserve@1:
       - output: {reservation: R-1}
 steps:
   - emit: {event: order.placed, payload: {orderId: O-1, amount: 120}}
-  - emit: {observation: order.checked, payload: {result: ok}}
+  - emit: {observation: order.flagged, payload: {data: {result: ok}}}
   - expect: {rules: []}
-  - emit: {observation: order.flagged, task: check-order, payload: {result: ok}}
+  - emit: {observation: order.flagged, task: check-order, payload: {data: {result: ok}}}
   - expect:
       tasks: [{step: check-order}]
-      rules:
-        - {rule: misfiled, action: complete_work, step: check-order, result: failed, reason: "has type order-check, which the rule may not close (taskTypes: task)"}
-        - {rule: switched-off, step: check-order, result: skipped, reason: the rule is disabled}
+      rules: [{rule: misfiled, action: complete_work, step: check-order, result: skipped, reason: bound_task_type_not_listed}]
 `;
 
 /** The engine fixture with two more rules and this scenario as its only test. */
-async function runWithExtraRules(scenario: string) {
+async function runWithExtraRules(scenario: string, more: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'sandbox-task-rules-'));
   try {
     const pkg = join(dir, 'engine-demo');
@@ -42,6 +41,7 @@ async function runWithExtraRules(scenario: string) {
     cpSync(source, pkg, { recursive: true, filter: (path) => !path.startsWith(join(source, 'tests')) });
     writeFileSync(join(pkg, 'rules/misfiled.yaml'), rule('misfiled', '  trigger: {kind: observation, type: order.flagged}\n  action: {kind: complete_work, target: task, taskTypes: [task]}\n'));
     writeFileSync(join(pkg, 'rules/switched-off.yaml'), rule('switched-off', '  status: disabled\n  trigger: {kind: observation, type: order.flagged}\n  action: {kind: cancel_work, target: task, taskTypes: [order-check]}\n'));
+    for (const [file, text] of Object.entries(more)) writeFileSync(join(pkg, file), text);
     mkdirSync(join(pkg, 'tests'));
     writeFileSync(join(pkg, 'tests/scenario.test.yaml'), scenario);
     return (await runTests({ cwd: dir, paths: ['engine-demo'] })).report;
@@ -51,19 +51,26 @@ async function runWithExtraRules(scenario: string) {
 }
 
 describe('rules on process tasks', () => {
-  it('records why a matched rule could not close the task, skips a disabled rule and ignores unbound observations', async () => {
+  it('skip a task of a type they may not close; a disabled rule decides nothing, an unbound observation is offered to none', async () => {
     const report = await runWithExtraRules(SCENARIO);
     expect(report.problems).toEqual([]);
-    expect(report.tests.map((t) => [t.status, t.failure?.message])).toEqual([['passed', undefined]]);
+    expect(report.tests.map((t) => [t.status, t.failures])).toEqual([['passed', []]]);
+    const disabled = await runWithExtraRules(SCENARIO.replace('result: skipped, reason: bound_task_type_not_listed}]', 'result: skipped, reason: bound_task_type_not_listed}, {rule: switched-off}]'));
+    expect(disabled.tests[0]?.failures[0]?.message).toMatch(/^rules: expected a decision \{"rule":"switched-off"\}, decisions since the last expect: \[\{"rule":"misfiled",[^\]]*\}\]$/);
   });
 
-  it('a rule without an author filter takes anyone\'s observation, and an approval task is not its to close', async () => {
-    const report = await runWithExtraRules(SCENARIO.replace(/  - emit: \{observation: order\.flagged[^]*$/, `  - advance: PT1H
+  it('skip an observation bound to a step that has no task (an approval)', async () => {
+    const report = await runWithExtraRules(SCENARIO.replace(/  - emit: \{observation: order\.flagged, task[^]*$/, `  - advance: PT1H
   - complete: {step: check-order, by: ann}
   - emit: {observation: order.flagged, task: approve-order, by: zed, payload: {}}
   - expect:
-      rules: [{rule: misfiled, step: approve-order, result: failed, reason: "has type approval"}]
+      rules: [{rule: misfiled, step: approve-order, result: skipped, reason: no_bound_task}]
 `));
-    expect(report.tests.map((t) => [t.status, t.failure?.message])).toEqual([['passed', undefined]]);
+    expect(report.tests.map((t) => [t.status, t.failures])).toEqual([['passed', []]]);
+  });
+
+  it('stop the scenario when a rule would interpret the observation with a skill', async () => {
+    const report = await runWithExtraRules(SCENARIO, { 'rules/interpreted.yaml': rule('interpreted', '  trigger: {kind: observation, type: order.flagged}\n  interpretation: {skill: stock.reserve@1, inputs: {orderId: "{{payload.data.result}}"}}\n  action: {kind: complete_work, target: task, taskTypes: [order-check]}\n') });
+    expect(report.tests).toMatchObject([{ status: 'failed', failures: [{ code: 'rule_interpretation_unsupported', step: 4 }] }]);
   });
 });

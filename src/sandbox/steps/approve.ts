@@ -1,87 +1,55 @@
 /**
- * `approve`: an approval task for the approvers of the step's chain, decided by their votes — in parallel or in
- * turn, by a quorum, early or once everyone voted, without the principals separation of duties excludes — or by
- * its deadline (`onDue`). The result is the outcome and who voted which way.
+ * `approve`: one approval per link of the approvers chain, asked in parallel or in turn, decided by a quorum
+ * — early or once nobody is pending — or by the deadline (`onDue: approve | reject`). Separation of duties is
+ * the CEL list evaluated when the step runs. A rejection is a normal completion: the result is
+ * `{outcome, approvedBy, rejectedBy}`.
  */
-import { closeDeadline, startDeadline } from '../deadlines.js';
-import type { Approval, ProcessInstance } from '../instance.js';
+import { approvalResult, quorumNeed, type ApprovalRequest } from '../approvals.js';
+import { startDeadline } from '../deadlines.js';
+import { Activity } from '../instance.js';
+import { chainCandidates, isRefusal, refuse } from './activity.js';
 import type { Handler } from './handler.js';
-import { isRecord } from '../../json/guards.js';
 
-export const approve: Handler<'approve'> = async (step, { instance, scope, ctx }) => {
+export const approve: Handler<'approve'> = (step, run) => {
+  const { instance, thread, ctx, runner } = run;
   const body = step.body;
-  const assignment = instance.assignment(body.approvers, ctx);
-  const candidates = assignment.candidates.length > 0 ? assignment.candidates : assignment.assignee ? [assignment.assignee] : [];
-  const task = instance.createTask(step.id, 'approval', typeof body.taskType === 'string' ? body.taskType : 'approval', assignment, {});
-  const approval: Approval = {
-    step: step.id, task, candidates, ctx,
+  const bindings = { thread, frame: ctx };
+  const pointer = `${step.pointer}/approve`;
+  const links = chainCandidates(instance, body.approvers, bindings, `${pointer}/approvers`).filter((link): link is string => link !== null);
+  const excludedRaw = body.separationOfDuties === undefined ? [] : listOf(instance.evaluate(body.separationOfDuties, bindings, `${pointer}/separationOfDuties`));
+  const request: ApprovalRequest = {
+    step: step.id, links,
+    excluded: excludedRaw.filter((entry): entry is string => typeof entry === 'string' && entry !== ''),
     mode: body.mode === 'sequential' ? 'sequential' : 'parallel',
-    needed: quorumNeeded(body.quorum, candidates.length),
     earlyDecision: body.earlyDecision !== false,
-    votes: [],
-    ...(typeof body.separationOfDuties === 'string' ? { separationOfDuties: body.separationOfDuties } : {}),
+    need: quorumNeed(body.quorum ?? 'all', links.length),
+    votes: links.map(() => undefined),
   };
-  instance.approvals.push(approval);
-  const work = scope.child();
+  const activity = new Activity('approve', step, thread, instance);
+  activity.approval = request;
+  const refusal = instance.world.requestApprovals(request, excludedRaw);
+  if (isRefusal(refusal)) {
+    refuse(run, activity, refusal);
+    return { kind: 'wait' };
+  }
+  const decide = (outcome: 'approved' | 'rejected') => {
+    if (request.decided !== undefined) return;
+    request.decided = outcome;
+    instance.coverage.transition(`${step.id}:${outcome}`);
+    runner.resume(activity, 'completed', () => runner.complete(thread, step, { result: approvalResult(request, outcome) }, ctx));
+  };
+  activity.onAnswer = (answer) => {
+    if (answer.kind === 'approval') decide(answer.outcome);
+  };
   if (body.due !== undefined) {
-    const due = startDeadline(instance, step.id, body.due, work, { ...ctx, task }, { escalations: body.escalations ?? [], task, onDue: body.onDue, approval });
-    task.due = instance.clock.iso(due.due);
-  }
-  try {
-    const outcome = await work.wait<'approved' | 'rejected'>((resolve, fail) => {
-      approval.decide = resolve;
-      task.fail = fail;
-      return () => {
-        approval.decide = undefined;
-      };
+    startDeadline(instance, {
+      key: step.id, due: body.due, bindings, owner: activity.timers, pausable: thread.scope.kind === 'stage', escalations: body.escalations ?? [],
+      onDue: body.onDue, decide, raise: (problem) => runner.raise(thread, problem),
     });
-    task.state = 'completed';
-    task.status = outcome;
-    instance.record(`process.approval_${outcome}`, step.id);
-    const approvedBy = approval.votes.filter((v) => v.decision === 'approve').map((v) => v.by);
-    const rejectedBy = approval.votes.filter((v) => v.decision === 'reject').map((v) => v.by);
-    return { result: { outcome, approvedBy, rejectedBy }, task };
-  } finally {
-    closeDeadline(instance, step.id);
-    work.close();
-    work.cancel();
-    if (task.state === 'open') task.state = 'cancelled';
   }
+  return { kind: 'wait' };
 };
 
-/** Why the core would refuse a vote of `by`, if it would. */
-export function voteRefusal(instance: ProcessInstance, approval: Approval, by: string): string | undefined {
-  if (approval.candidates.length > 0 && !approval.candidates.includes(by)) return 'not_eligible';
-  if (approval.votes.some((v) => v.by === by)) return 'already_decided';
-  if (excluded(instance, approval).includes(by)) return 'separation_of_duties_violation';
-  if (approval.mode === 'sequential') {
-    const next = approval.candidates.find((c) => !approval.votes.some((v) => v.by === c) && !excluded(instance, approval).includes(c));
-    if (next !== undefined && next !== by) return 'not_your_turn';
-  }
-  return undefined;
-}
-
-/** Decides the approval once its votes allow: approved at the quorum, rejected when it can no longer be reached. */
-export function tally(instance: ProcessInstance, approval: Approval): void {
-  const approvals = approval.votes.filter((v) => v.decision === 'approve').length;
-  const rejections = approval.votes.length - approvals;
-  const voters = Math.max(approval.candidates.length - excluded(instance, approval).filter((p) => approval.candidates.includes(p)).length, approval.needed);
-  const everyoneVoted = approval.votes.length >= voters;
-  if (!approval.earlyDecision && !everyoneVoted) return;
-  if (approvals >= approval.needed) approval.decide?.('approved');
-  else if (voters - rejections < approval.needed || everyoneVoted) approval.decide?.('rejected');
-}
-
-/** Principals who must not vote, as the core computes them at decision time. */
-function excluded(instance: ProcessInstance, approval: Approval): string[] {
-  if (approval.separationOfDuties === undefined) return [];
-  const value = instance.evaluate(approval.separationOfDuties, approval.ctx);
-  return Array.isArray(value) ? value.map(String) : [];
-}
-
-function quorumNeeded(quorum: unknown, candidates: number): number {
-  if (quorum === 'all') return Math.max(candidates, 1);
-  if (isRecord(quorum) && typeof quorum.atLeast === 'number') return quorum.atLeast;
-  if (isRecord(quorum) && typeof quorum.percent === 'number') return Math.max(1, Math.ceil((candidates * quorum.percent) / 100));
-  return 1;
+function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [value];
 }

@@ -1,23 +1,24 @@
 /**
- * `compensate`: runs the `onCompensate` blocks of completed steps — all of them, or those named — newest first,
- * each in the context its step ran in; a step is compensated once.
+ * `compensate`: runs the `onCompensate` blocks of completed steps not yet compensated — all of them, or those
+ * named — the latest completion first, each once and in the context its step ran in; each block that ends
+ * emits `process.compensated`.
  */
-import type { Scope } from '../clock.js';
-import type { BlockRunner, Handler } from './handler.js';
-import type { ProcessInstance } from '../instance.js';
+import { heldSteps } from './activity.js';
+import type { Handler } from './handler.js';
 
-export const compensate: Handler<'compensate'> = async (step, { instance, flow, scope }) => {
-  await compensateSteps(instance, flow, step.body, scope);
-  return {};
+export const compensate: Handler<'compensate'> = (step, { instance, thread, ctx, runner }) => {
+  const ids = step.body === 'all' ? undefined : Array.isArray(step.body) ? step.body.map(String) : [];
+  const chosen = [...instance.compensable].reverse().filter((entry) => ids === undefined || ids.includes(entry.step.id));
+  for (const entry of chosen) instance.compensable.splice(instance.compensable.indexOf(entry), 1);
+  const next = (index: number): void => {
+    const entry = chosen[index];
+    if (entry === undefined) return runner.complete(thread, step, {}, ctx);
+    instance.coverage.handler(`${entry.step.id}:onCompensate`);
+    runner.push(thread, heldSteps(entry.step, 'onCompensate'), { ...entry.ctx, compensated: entry.step.id }, step, () => {
+      instance.emit('compensated', entry.step.id);
+      next(index + 1);
+    });
+  };
+  next(0);
+  return { kind: 'block' };
 };
-
-async function compensateSteps(instance: ProcessInstance, flow: BlockRunner, which: unknown, scope: Scope): Promise<void> {
-  const ids = which === 'all' ? undefined : Array.isArray(which) ? which.map(String) : [];
-  for (let i = instance.compensable.length - 1; i >= 0; i--) {
-    const { step, ctx } = instance.compensable[i]!;
-    if (ids !== undefined && !ids.includes(step.id)) continue;
-    instance.compensable.splice(i, 1);
-    instance.record('process.compensated', step.id);
-    await flow.runHeld(step, 'onCompensate', scope, ctx);
-  }
-}

@@ -1,8 +1,7 @@
-/** `complete`: ends the instance with an outcome; everything still running is cancelled, this flow too. */
-import { Cancelled } from '../clock.js';
+/** `complete`: closes the instance with the step's outcome; everything still running ends. */
 import type { Handler } from './handler.js';
 
-export const complete: Handler<'complete'> = async (step, { instance }) => {
-  instance.completeInstance(typeof step.body.outcome === 'string' ? step.body.outcome : undefined);
-  throw new Cancelled();
+export const complete: Handler<'complete'> = (step, { runner }) => {
+  runner.control.completeInstance(typeof step.body.outcome === 'string' ? step.body.outcome : undefined);
+  return { kind: 'closed' };
 };

@@ -1,24 +1,29 @@
 /**
- * `decide`: a decision table of the process, its inputs from the step's `input` or the table's own expressions
- * (an input that cannot be evaluated is null); the matched rules count as covered (`<table>#<rule>`).
+ * `decide`: a decision table of the process, its inputs from the step's `input` or the table's own expressions;
+ * the rows that matched count as covered (`<table>/<row>`). `decision_no_match` and `decision_ambiguous` are
+ * errors a `try` can catch.
  */
-import { decide as decideTable, tableInputs } from '../decision.js';
+import { cellsOf, decide as decideTable, inferredType, tableInputs, type InputType } from '../decision.js';
 import { ProcessError } from '../instance.js';
-import { copy } from '../values.js';
 import type { Handler } from './handler.js';
 
-export const decide: Handler<'decide'> = async (step, { instance, ctx }) => {
+export const decide: Handler<'decide'> = (step, { instance, thread, ctx }) => {
   const body = step.body;
-  const table = instance.model.decisions.find((t) => t.id === body.table)?.node;
-  if (table === undefined) throw new ProcessError({ type: 'unknown_decision_table', detail: `no decision table '${String(body.table)}'` });
+  const at = instance.model.decisions.find((t) => t.id === body.table);
+  if (at === undefined) throw new ProcessError({ type: 'unknown_decision_table', status: 422, detail: `no decision table '${String(body.table)}'` });
+  const table = at.node;
   const given = body.input ?? {};
-  const inputs: Record<string, unknown> = {};
-  for (const input of tableInputs(table)) {
-    const source = typeof given[input.id] === 'string' ? given[input.id] : input.expr;
-    inputs[input.id] = typeof source === 'string' ? instance.evaluateOrNull(source, ctx) : null;
-  }
-  const outcome = decideTable(table, inputs);
+  const values: Record<string, unknown> = {};
+  const types: Record<string, InputType> = {};
+  tableInputs(table).forEach((input, index) => {
+    const override = typeof given[input.id] === 'string' ? (given[input.id] as string) : undefined;
+    const source = override ?? input.expr;
+    const pointer = override !== undefined ? `${step.pointer}/decide/input/${input.id}` : `${at.pointer}/inputs/${index}/expr`;
+    values[input.id] = source === undefined ? null : instance.evaluate(source, { thread, frame: ctx }, pointer);
+    types[input.id] = input.type ?? inferredType(source === undefined ? undefined : instance.typeOf(source), cellsOf(table, input.id));
+  });
+  const outcome = decideTable(table, values, types);
   if ('error' in outcome) throw new ProcessError(outcome.error);
-  for (const rule of outcome.matched) instance.covered.add(`${String(table.id)}#${rule + 1}`);
-  return { result: copy(outcome.result) };
+  for (const row of outcome.matched) instance.coverage.row(`${String(table.id)}/${row}`);
+  return { kind: 'done', result: outcome.result };
 };

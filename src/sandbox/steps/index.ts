@@ -22,13 +22,13 @@ import { attempt } from './try.js';
 import { wait } from './wait.js';
 
 export const HANDLERS: { readonly [K in StepKind]: Handler<K> } = {
-  human: outside(human),
-  approve: outside(approve),
-  call: outside(call),
+  human,
+  approve,
+  call,
   decide,
-  recall: outside(recall),
+  recall,
   remember,
-  listen: outside(listen),
+  listen,
   wait,
   set,
   raise,
@@ -40,13 +40,3 @@ export const HANDLERS: { readonly [K in StepKind]: Handler<K> } = {
   resume,
   complete,
 };
-
-/**
- * A step that waits on the world outside the instance (a person, a callee, memory, an event) settles one async
- * hop after its work does. Flows that run side by side (fork branches, open stages, event handlers) interleave
- * their steps by these hops, and the order of the events they record is what `expect.events` reads: it must
- * not shift.
- */
-function outside<K extends StepKind>(handler: Handler<K>): Handler<K> {
-  return async (step, run) => handler(step, run);
-}

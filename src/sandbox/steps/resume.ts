@@ -1,7 +1,7 @@
-/** `resume`: a suspended instance goes on, its timers later by the length of the pause. */
+/** `resume`: a suspended instance goes on; its frozen timers count again from now. */
 import type { Handler } from './handler.js';
 
-export const resume: Handler<'resume'> = async (_step, { instance }) => {
-  instance.resume();
-  return {};
+export const resume: Handler<'resume'> = (_step, { runner }) => {
+  runner.control.resume();
+  return { kind: 'done' };
 };

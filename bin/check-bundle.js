@@ -1,4 +1,5 @@
-// Loads dist/cli/check.bundle.cjs (see scripts/build-check-bundle.mjs) with V8's code cache beside it, and
+// Loads dist/cli/check.bundle.cjs — or another lean job's bundle, dist/cli/graph.bundle.cjs — (see
+// scripts/build-check-bundle.mjs) with V8's code cache beside it, and
 // offers the precompiled schema validators the same way, loaded only when a file needs validating (a file
 // known to the parse cache does not). Returns undefined when there is no bundle, or when the modules were
 // compiled after it (a `tsc` run without the rest of the build), so the caller falls back to the modules.
@@ -22,10 +23,10 @@ function runCached(file) {
   return { exports: module.exports, script };
 }
 
-export function loadCheckBundle(root) {
-  const file = join(root, 'dist/cli/check.bundle.cjs');
+export function loadCheckBundle(root, job = 'check') {
+  const file = join(root, `dist/cli/${job}.bundle.cjs`);
   try {
-    if (statSync(file).mtimeMs < statSync(join(root, 'dist/cli/check.js')).mtimeMs) return undefined;
+    if (statSync(file).mtimeMs < statSync(join(root, `dist/cli/${job}.js`)).mtimeMs) return undefined;
   } catch {
     return undefined;
   }

@@ -15,11 +15,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = join(root, 'dist/cli/check.bundle.cjs');
 
 const validators = join(root, 'dist/schema/validators.bundle.cjs');
+// `graph` takes the same lean path: its job draws on check's findings, so it bundles check's modules too.
+const graphBundle = join(root, 'dist/cli/graph.bundle.cjs');
 await bundleInto(bundle, join(root, 'dist/cli/check.js'));
+await bundleInto(graphBundle, join(root, 'dist/cli/graph.js'));
 // The validators with the parts of ajv they require, apart: a check whose files are all known to the parse
 // cache never loads them.
 await bundleInto(validators, join(root, 'dist/schema/validators.generated.cjs'));
-for (const stale of [bundle, validators]) rmSync(stale.replace(/\.cjs$/, '.v8'), { force: true });
+for (const stale of [bundle, validators, graphBundle]) rmSync(stale.replace(/\.cjs$/, '.v8'), { force: true });
 
 async function bundleInto(outfile, entry) {
   await build({
@@ -33,6 +36,8 @@ async function bundleInto(outfile, entry) {
     define: { 'import.meta.url': '__bundleUrl' },
     banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
+    // Graphviz (WebAssembly) stays a module of its own, loaded only when an SVG is drawn.
+    external: ['@viz-js/viz'],
   });
   renameSync(`${outfile}.tmp`, outfile);
 }
@@ -41,16 +46,22 @@ async function bundleInto(outfile, entry) {
 process.env.PACKAGE_SDK_CACHE = mkdtempSync(join(tmpdir(), 'package-sdk-bundle-'));
 const loaded = loadCheckBundle(root);
 if (!loaded) throw new Error('the check bundle did not load');
+let graphJob;
 const quiet = process.stdout.write.bind(process.stdout);
 process.stdout.write = () => true;
 try {
   await loaded.module.runCheckFast(['--install', join(root, 'fixtures/example/packages.yaml')], 'build');
   await loaded.module.runCheckFast(['--install', join(root, 'fixtures/example/packages.yaml'), '--no-cache'], 'build');
+  // The graph bundle after check's runs: loading a bundle takes over the validators' getter.
+  graphJob = loadCheckBundle(root, 'graph');
+  if (!graphJob) throw new Error('the graph bundle did not load');
+  await graphJob.module.runGraphFast([join(root, 'fixtures/example/packages/field-maintenance')]);
 } finally {
   process.stdout.write = quiet;
   rmSync(process.env.PACKAGE_SDK_CACHE, { recursive: true, force: true });
 }
 writeCodeCache(bundle, loaded.script);
+writeCodeCache(graphBundle, graphJob.script);
 if (!loaded.validators.loaded) throw new Error('the run without the parse cache did not validate');
 writeCodeCache(validators, loaded.validators.loaded.script);
 

@@ -100,7 +100,8 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
   }
 }
 
-async function useCheckCache(): Promise<void> {
+/** Parsed files and schema verdicts of unchanged files from earlier runs (in $PACKAGE_SDK_CACHE/check). */
+export async function useCheckCache(): Promise<void> {
   const [{ ParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../sources/cache.js')]);
   useParseCache(new ParseCache(`${cacheRoot()}/check`));
 }

@@ -34,6 +34,7 @@ Exit status: 0 all passed, 1 a failure or a package with check errors, 2 usage o
     test: Flags.string({ summary: 'Only the test with this name or file name.' }),
     server: Flags.string({ summary: 'Core URL to run the scenarios on (POST /packages:test), or "local" for an embedded core.' }),
     junit: Flags.string({ summary: 'Also write a JUnit XML report to this file.' }),
+    html: Flags.string({ summary: 'Also write a page of the run — scenarios, failures, coverage drawn on each process — to this file.', helpValue: 'FILE' }),
   };
 
   async run(): Promise<TestReport> {
@@ -46,6 +47,7 @@ Exit status: 0 all passed, 1 a failure or a package with check errors, 2 usage o
     };
     const { runTestCommand } = await import('../cli/test.js');
     const outcome = await runTestCommand({ ...options, ...(flags.server ? { server: flags.server } : {}), ...(flags.junit ? { junit: flags.junit } : {}) });
+    if (flags.html) await (await import('../cli/html-pages.js')).writeTestPage(flags.html, outcome.report, options);
     if (!this.jsonEnabled()) this.log(outcome.text());
     process.exitCode = outcome.exitCode;
     return outcome.report;

@@ -35,9 +35,15 @@ export interface GraphRequest {
   cache: boolean;
 }
 
+/** What `graph` gives, and what `graph --json` prints. */
 export interface GraphOutcome {
+  format: GraphFormat;
+  /** The processes drawn. */
+  processes: { key: string; package?: string; file: string }[];
   /** The diagram, or (with `out`) nothing. */
   output: string;
+  /** The file written, with `out`. */
+  out?: string;
   /** What the user should know: what the picture cannot show, check's errors. */
   notes: string[];
 }
@@ -52,9 +58,10 @@ export async function runGraph(request: GraphRequest): Promise<GraphOutcome> {
   const text = await render(request.format, drawn, request.target, target.notes);
   const notes = [...target.notes];
   if (target.errors.length > 0) notes.push(`check reports ${target.errors.length} error${target.errors.length === 1 ? '' : 's'} in ${request.target}: the picture shows what parses (package-sdk check ${request.target})`);
-  if (request.out === undefined) return { output: text, notes };
+  const drawnProcesses = processes.map((source) => ({ key: source.key, ...(source.package !== undefined ? { package: source.package } : {}), file: source.file }));
+  if (request.out === undefined) return { format: request.format, processes: drawnProcesses, output: text, notes };
   await replaceFile(request.out, text.endsWith('\n') ? text : `${text}\n`);
-  return { output: '', notes: [...notes, `wrote ${request.out}`] };
+  return { format: request.format, processes: drawnProcesses, output: '', out: request.out, notes: [...notes, `wrote ${request.out}`] };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { GRAPH_FLAGS, GRAPH_FORMATS } from '../cli/graph.js';
+import { GRAPH_FLAGS, GRAPH_FORMATS, type GraphOutcome } from '../cli/graph.js';
 import { JsonCommand } from '../cli/json-command.js';
 
 export default class Graph extends JsonCommand {
@@ -19,6 +19,8 @@ coverage file).`;
     { description: 'What the scenarios reached, on a page', command: '<%= config.bin %> test --json > results.json; <%= config.bin %> <%= command.id %> packages/claims --coverage results.json --format html --out coverage.html' },
   ];
 
+  static override enableJsonFlag = true;
+
   static override args = {
     target: Args.string({ description: 'A package directory or a process file.', required: true }),
   };
@@ -31,14 +33,17 @@ coverage file).`;
     cache: Flags.boolean({ allowNo: true, default: true, summary: GRAPH_FLAGS.cache.summary }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<GraphOutcome> {
     const { args, flags } = await this.parse(Graph);
     const { runGraph } = await import('../cli/graph.js');
     const outcome = await runGraph({
       target: args.target, format: flags.format as (typeof GRAPH_FORMATS)[number], cache: flags.cache,
       ...(flags.coverage ? { coverage: flags.coverage } : {}), ...(flags.out ? { out: flags.out } : {}), ...(flags.process ? { process: flags.process } : {}),
     });
-    for (const note of outcome.notes) this.logToStderr(note);
-    if (outcome.output !== '') this.log(outcome.output.replace(/\n$/, ''));
+    if (!this.jsonEnabled()) {
+      for (const note of outcome.notes) this.logToStderr(note);
+      if (outcome.output !== '') this.log(outcome.output.replace(/\n$/, ''));
+    }
+    return outcome;
   }
 }

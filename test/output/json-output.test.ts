@@ -106,6 +106,10 @@ const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }>
     return json(['cache', 'prune', '--lock', join(await lockCopy(), 'packages.lock')], workDir('prune'));
   } },
   plan: { exit: 0, run: plan },
+  'plan:show': { exit: 0, run: async () => {
+    await plan();
+    return json(['plan', 'show', 'plan.json'], await planCopy());
+  } },
   apply: { exit: 0, run: async () => {
     await plan();
     return json(['apply', '--plan', 'plan.json', '--server', 'local', '--env', 'example.env', '--auto-approve'], await planCopy());
@@ -128,6 +132,7 @@ const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }>
   describe: { exit: 0, run: () => json(['describe', EXAMPLE]) },
   'docs:schema': { exit: 0, run: () => json(['docs', 'schema', '--out', workDir('docs')]) },
   'docs:package': { exit: 0, run: () => json(['docs', 'package', EXAMPLE]) },
+  graph: { exit: 0, run: () => json(['graph', EXAMPLE]) },
   // a valid and an invalid bundle
   'bundle:validate': { exit: 1, run: async () => json(['bundle', 'validate', BUNDLE, 'broken.json'], await bundles()) },
   'bundle:sign': { exit: 0, run: bundleSign },

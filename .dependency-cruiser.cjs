@@ -20,6 +20,7 @@ const FLOORS = [
   ['sandbox'],
   ['bundle'],
   ['server'],
+  ['graph'],
   ['report'],
   ['docs'],
   ['author'],

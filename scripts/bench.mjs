@@ -61,7 +61,7 @@ rmSync(process.env.PACKAGE_SDK_CACHE, { recursive: true, force: true });
 const HELPERS = new Set(['generate.mjs', 'subject.mjs']);
 for (const piece of readdirSync(new URL('./bench/', import.meta.url)).filter((f) => f.endsWith('.mjs') && !HELPERS.has(f)).sort()) {
   const module = await import(new URL(`./bench/${piece}`, import.meta.url).href);
-  if (typeof module.run === 'function') rows.push(...(await module.run({ root, cli, median, timeProcess, subject })));
+  if (typeof module.run === 'function') rows.push(...(await module.run({ root, cli, median, timeProcess, subject, rows })));
 }
 
 const width = Math.max(...rows.map((r) => r.name.length));

@@ -1,9 +1,9 @@
-// Bundles the jobs of `check` and `test` each into one CommonJS file (dist/cli/<job>.bundle.cjs) and records
-// V8's code cache for it (dist/cli/<job>.bundle.v8), and likewise for the precompiled validators
-// (dist/schema/validators.bundle.*) after runs on the bundled example, so that bin/run.js starts a plain `check`
-// or `test` without resolving ~100 modules or compiling them: a pre-commit hook and an editor run `check` on
-// every commit and keystroke, CI runs `test` on every push. bin/run.js falls back to the unbundled modules when
-// a bundle is absent, and compiles from source when V8 rejects a cache (another Node.js version).
+// Bundles the lean command jobs — `check`, `test`, `graph` — each into one CommonJS file (dist/cli/<job>.bundle.cjs)
+// and records V8's code cache for it (dist/cli/<job>.bundle.v8), and likewise for the precompiled validators
+// (dist/schema/validators.bundle.*), after runs on the bundled example, so that bin/run.js starts them without
+// resolving ~100 modules or compiling them: a pre-commit hook and an editor run `check` on every commit and
+// keystroke, CI runs `test` on every push. bin/run.js falls back to the unbundled modules when a bundle is
+// absent, and compiles from source when V8 rejects a cache (another Node.js version).
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,17 +12,43 @@ import { build } from 'esbuild';
 import { loadBundle } from '../bin/check-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bundle = join(root, 'dist/cli/check.bundle.cjs');
-const testBundle = join(root, 'dist/cli/test.bundle.cjs');
-
+const example = join(root, 'fixtures/example/packages.yaml');
 const validators = join(root, 'dist/schema/validators.bundle.cjs');
-await bundleInto(bundle, join(root, 'dist/cli/check.js'));
-// `test --server` is the full command's: the local core (its database, a native module) stays out of the bundle.
-await bundleInto(testBundle, join(root, 'dist/cli/test.js'), ['../server/*']);
+
+/** The lean jobs, each warmed on the example before its code cache is kept. */
+const JOBS = [
+  {
+    name: 'check',
+    external: [],
+    async warm(job) {
+      await job.runCheckFast(['--install', example], 'build');
+      await job.runCheckFast(['--install', example, '--no-cache'], 'build');
+    },
+  },
+  {
+    name: 'test',
+    // `test --server` is the full command's: the local core (its database, a native module) stays out of the bundle.
+    external: ['../server/*'],
+    async warm(job) {
+      if ((await job.runTestFast(['--install', example])) !== 0) throw new Error('the test bundle did not pass the example');
+    },
+  },
+  {
+    name: 'graph',
+    // graph draws on check's findings, so it bundles check's modules too.
+    external: [],
+    async warm(job) {
+      await job.runGraphFast([join(root, 'fixtures/example/packages/field-maintenance')]);
+    },
+  },
+];
+const bundleOf = (name) => join(root, `dist/cli/${name}.bundle.cjs`);
+
+for (const job of JOBS) await bundleInto(bundleOf(job.name), join(root, `dist/cli/${job.name}.js`), job.external);
 // The validators with the parts of ajv they require, apart: a check whose files are all known to the parse
 // cache never loads them.
 await bundleInto(validators, join(root, 'dist/schema/validators.generated.cjs'));
-for (const stale of [bundle, testBundle, validators]) rmSync(stale.replace(/\.cjs$/, '.v8'), { force: true });
+for (const stale of [...JOBS.map((job) => bundleOf(job.name)), validators]) rmSync(stale.replace(/\.cjs$/, '.v8'), { force: true });
 
 async function bundleInto(outfile, entry, external = []) {
   await build({
@@ -41,29 +67,27 @@ async function bundleInto(outfile, entry, external = []) {
   renameSync(`${outfile}.tmp`, outfile);
 }
 
-// Run each bundle on the example (with a private parse cache), then keep the compiled code.
+// Run each bundle on the example (with a private parse cache), then keep the compiled code. Each bundle is loaded
+// after the runs before it: a loaded bundle offers the validators to the code it runs.
 process.env.PACKAGE_SDK_CACHE = mkdtempSync(join(tmpdir(), 'package-sdk-bundle-'));
-const example = join(root, 'fixtures/example/packages.yaml');
 const quiet = process.stdout.write.bind(process.stdout);
 process.stdout.write = () => true;
-let loaded, loadedTest;
+const loaded = new Map();
 try {
-  loaded = loadBundle(root, 'check');
-  if (!loaded) throw new Error('the check bundle did not load');
-  await loaded.module.runCheckFast(['--install', example], 'build');
-  await loaded.module.runCheckFast(['--install', example, '--no-cache'], 'build');
-  // Loaded after the check runs: each bundle offers the validators to the code it runs.
-  loadedTest = loadBundle(root, 'test');
-  if (!loadedTest) throw new Error('the test bundle did not load');
-  if ((await loadedTest.module.runTestFast(['--install', example])) !== 0) throw new Error('the test bundle did not pass the example');
+  for (const job of JOBS) {
+    const bundle = loadBundle(root, job.name);
+    if (!bundle) throw new Error(`the ${job.name} bundle did not load`);
+    await job.warm(bundle.module);
+    loaded.set(job.name, bundle);
+  }
 } finally {
   process.stdout.write = quiet;
   rmSync(process.env.PACKAGE_SDK_CACHE, { recursive: true, force: true });
 }
-writeCodeCache(bundle, loaded.script);
-writeCodeCache(testBundle, loadedTest.script);
-if (!loaded.validators.loaded) throw new Error('the run without the parse cache did not validate');
-writeCodeCache(validators, loaded.validators.loaded.script);
+for (const job of JOBS) writeCodeCache(bundleOf(job.name), loaded.get(job.name).script);
+const checked = loaded.get('check');
+if (!checked.validators.loaded) throw new Error('the run without the parse cache did not validate');
+writeCodeCache(validators, checked.validators.loaded.script);
 
 function writeCodeCache(file, script) {
   const cache = file.replace(/\.cjs$/, '.v8');

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { displayPath, loadPackage } from '../load/package.js';
 import { descriptionOf } from '../docs/describe.js';
-import { newReadme } from '../docs/package-readme.js';
+import { diagramSections, newReadme } from '../docs/package-readme.js';
 import { checkKey, writeTemplates } from './add.js';
 import { githubWorkflow, WORKFLOW_PATH } from './ci.js';
 import { defaultImage, integrationFiles, observerAgent } from './integration.js';
@@ -65,7 +65,7 @@ export async function initPackage(options: InitOptions): Promise<InitResult> {
   if (!loaded.package) throw new Error(`the package written in ${show(dir)} does not load: ${loaded.findings[0]?.message ?? 'unknown'}`);
   const summary = `${options.displayName ?? titleOf(key)}: a process \`${key}\` that a request starts and a person of the role \`${key}-owner\` reviews. Check it with \`package-sdk check\`, run its scenario with \`package-sdk test\`.`;
   for (const [path, text] of [
-    ['README.md', newReadme(descriptionOf(loaded.package), summary)],
+    ['README.md', newReadme(descriptionOf(loaded.package), summary, diagramSections(loaded.package.objects.filter((object) => object.kind === 'Process')))],
     [WORKFLOW_PATH, githubWorkflow(key)],
     ...Object.entries(extra),
   ] as const) {

@@ -30,15 +30,16 @@ Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core err
     workspace: Flags.string({ summary: 'Workspace id sent with the core plans (replay of live instances).', helpValue: 'ID' }),
     'replay-limit': Flags.integer({ min: 0, max: 200, default: 50, summary: 'Live instances the core replays per process.' }),
     'overwrite-console': Flags.boolean({ summary: 'Overwrite fields people edited in the console since the last apply.' }),
+    html: Flags.string({ summary: 'Also write a review page of the plan (or of its refusal): one self-contained HTML file.', helpValue: 'FILE' }),
   };
 
   async run(): Promise<PlanDocument> {
     const { flags } = await this.parse(Plan);
-    const { plan } = await import('../plan/plan.js');
-    const result = await plan({
-      install: flags.install, server: flags.server, out: flags.out, localCore, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'],
+    const [{ plan }, { withPlanPage }] = await Promise.all([import('../plan/plan.js'), import('../cli/html-pages.js')]);
+    const result = await withPlanPage(flags.html, (warn) => plan({
+      install: flags.install, server: flags.server, out: flags.out, localCore, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'], warn,
       ...(flags.env ? { env: flags.env } : {}), ...(flags.workspace ? { workspaceId: flags.workspace } : {}),
-    });
+    }));
     if (!this.jsonEnabled()) {
       const [{ renderPlan }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
       this.log(renderPlan(result.document, paintFor(process.stdout), result.warnings));
@@ -46,6 +47,7 @@ Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core err
       // apply rebuilds variablesHash from the same values: it needs the same --env.
       const env = flags.env ? ` --env ${flags.env}` : '';
       this.log(`apply it: ${this.config.bin} apply --plan ${flags.out} --server ${flags.server}${env}`);
+      if (flags.html) this.log(`review page: ${flags.html}`);
     }
     return result.document;
   }

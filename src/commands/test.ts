@@ -38,6 +38,7 @@ Exit status: 0 all passed, 1 a failure or a package with check errors, 2 usage o
     server: Flags.string({ summary: 'Core URL to run the scenarios on (POST /packages:test), or "local" for an embedded core.' }),
     junit: Flags.string({ summary: 'Also write a JUnit XML report to this file.' }),
     cache: Flags.boolean({ summary: 'Reuse what earlier runs of check and test learnt of unchanged files (in $PACKAGE_SDK_CACHE/check); --no-cache parses everything afresh.', default: true, allowNo: true }),
+    html: Flags.string({ summary: 'Also write a page of the run — scenarios, failures, coverage drawn on each process — to this file.', helpValue: 'FILE' }),
   };
 
   async run(): Promise<TestReport> {
@@ -50,6 +51,7 @@ Exit status: 0 all passed, 1 a failure or a package with check errors, 2 usage o
     };
     const { runTestCommand } = await import('../cli/test.js');
     const outcome = await runTestCommand({ ...options, cache: flags.cache, ...(flags.server ? { server: flags.server } : {}), ...(flags.junit ? { junit: flags.junit } : {}) });
+    if (flags.html) await (await import('../cli/html-pages.js')).writeTestPage(flags.html, outcome.report, options);
     if (!this.jsonEnabled()) this.log(outcome.text());
     process.exitCode = outcome.exitCode;
     return outcome.report;

@@ -17,6 +17,11 @@ const MARK: Record<Operation | 'update' | 'rename' | 'restore', Mark | null> = {
   unchanged: null,
 };
 
+/** The mark of an installer operation or a core action; null when it changes nothing. */
+export function markOf(action: string): Mark | null {
+  return action in MARK ? MARK[action as keyof typeof MARK] : '~';
+}
+
 const MEANING: Record<Mark, string> = { '+': 'add', '~': 'change', '-': 'retire' };
 
 interface Line {
@@ -53,7 +58,7 @@ export function planLines(document: PlanDocument): { title: string; lines: Line[
   return out;
 }
 
-function changeLine(change: Change): Line {
+export function changeLine(change: Change): Line {
   const version = change.version !== undefined && change.operation !== 'deprecate' ? `@${change.version}` : '';
   const owner = change.package ? ` (${change.package})` : '';
   const fields = change.fields?.length ? `: ${change.fields.join(', ')}` : '';
@@ -101,7 +106,7 @@ export function planSummary(document: PlanDocument): string[] {
 }
 
 /** Console-edited fields of core objects, and whether apply overwrites them. */
-function consoleEdits(document: PlanDocument): { applies: boolean; label: string }[] {
+export function consoleEdits(document: PlanDocument): { applies: boolean; label: string }[] {
   const edits: { applies: boolean; label: string }[] = [];
   for (const section of document.sections) {
     if (section.kind !== 'core') continue;

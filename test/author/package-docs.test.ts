@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describePackage, envExample } from '../../src/docs/describe.js';
-import { BEGIN_MARKER, END_MARKER, packageDocs, withSections } from '../../src/docs/package-readme.js';
+import { BEGIN_MARKER, DIAGRAMS_BEGIN_MARKER, DIAGRAMS_END_MARKER, END_MARKER, packageDocs, withDiagrams, withSections } from '../../src/docs/package-readme.js';
 import { expectWriteRestores } from './readme-docs.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../fixtures');
@@ -79,6 +79,27 @@ describe('docs package', () => {
 
   it('--write replaces only the block between the markers; --check then passes', async () => {
     await expectWriteRestores(VENUE_BOOKING, '| Role | `venue-manager` | `roles/venue-manager.yaml` |\n');
+  });
+
+  it('puts a Mermaid diagram of each process in a block of its own after the sections', async () => {
+    const result = await packageDocs(VENUE_BOOKING);
+    const readme = readFileSync(join(VENUE_BOOKING, 'README.md'), 'utf8');
+    expect(result.diagrams.startsWith(`${DIAGRAMS_BEGIN_MARKER}\n`)).toBe(true);
+    expect(result.diagrams).toContain('#### Hall booking (`booking`, `processes/booking.yaml`)\n\n```mermaid\nflowchart TB\n');
+    expect(readme.indexOf(result.diagrams)).toBeGreaterThan(readme.indexOf(END_MARKER));
+  });
+
+  it('--write brings back a diagram removed by hand', async () => {
+    await expectWriteRestores(VENUE_BOOKING, '```mermaid\n');
+  });
+
+  it('puts the diagrams right after the sections of a README that has none, and removes them from a package without processes', () => {
+    const readme = `# Title\n\n${BEGIN_MARKER}\nx\n${END_MARKER}\n\nMine.\n`;
+    const block = `${DIAGRAMS_BEGIN_MARKER}\nd\n${DIAGRAMS_END_MARKER}`;
+    const next = withDiagrams(readme, block);
+    expect(next).toBe(`# Title\n\n${BEGIN_MARKER}\nx\n${END_MARKER}\n\n${block}\n\nMine.\n`);
+    expect(withDiagrams(next, block)).toBe(next);
+    expect(withDiagrams(next, '')).toBe(readme);
   });
 
   it('appends the block to a README without markers', () => {

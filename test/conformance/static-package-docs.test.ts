@@ -1,9 +1,10 @@
 /** `describe` and the generated README sections on the claims example of the corpus, whose README the authors keep. */
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describePackage, envExample } from '../../src/docs/describe.js';
-import { packageDocs } from '../../src/docs/package-readme.js';
+import { DIAGRAMS_BEGIN_MARKER, packageDocs, withDiagrams } from '../../src/docs/package-readme.js';
 import { expectWriteRestores } from '../author/readme-docs.js';
 import { corpus } from './corpus.js';
 
@@ -40,13 +41,27 @@ describe('describe on the corpus', () => {
 });
 
 describe('docs package on the corpus', () => {
-  it('regenerates exactly the sections of the claims README', async () => {
+  // The authors' README holds the sections the Python package-sdk generates; ours add a block of process
+  // diagrams after them (docs/graph.md), so the claims README is stale by exactly that block.
+  it('regenerates exactly the sections of the claims README, and adds only the diagrams block after them', async () => {
     const result = await packageDocs(CLAIMS);
-    expect(result.fresh).toBe(true);
-    expect(readFileSync(join(CLAIMS, 'README.md'), 'utf8')).toContain(result.sections);
+    const readme = readFileSync(join(CLAIMS, 'README.md'), 'utf8');
+    expect(readme).toContain(result.sections);
+    expect(readme).not.toContain(DIAGRAMS_BEGIN_MARKER);
+    expect(result.fresh).toBe(false);
+    expect(result.diagrams).toContain('```mermaid\nflowchart TB\n');
+    expect(withDiagrams(readme, result.diagrams).replace(`\n\n${result.diagrams}`, '')).toBe(readme);
   });
 
-  it('--write on a copy of claims replaces only the block between the markers; --check then passes', async () => {
-    await expectWriteRestores(CLAIMS, '| Role | `claims-manager` | `roles/claims-manager.yaml` |\n');
+  it('--write on a copy of claims replaces only the blocks between the markers; --check then passes', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'package-sdk-claims-docs-'));
+    try {
+      const copy = join(scratch, 'claims');
+      cpSync(CLAIMS, copy, { recursive: true });
+      await packageDocs(copy, { write: true });
+      await expectWriteRestores(copy, '| Role | `claims-manager` | `roles/claims-manager.yaml` |\n');
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

@@ -115,6 +115,10 @@ const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }>
     return json(['cache', 'prune', '--lock', join(await lockCopy(), 'packages.lock')], workDir('prune'));
   } },
   plan: { exit: 0, run: plan },
+  'plan:show': { exit: 0, run: async () => {
+    await plan();
+    return json(['plan', 'show', 'plan.json'], await planCopy());
+  } },
   apply: { exit: 0, run: () => applied() },
   // two failing scenarios next to passing ones
   test: { exit: 1, run: async () => json(['test', 'packages/engine-demo'], copyOf('sandbox', {
@@ -149,6 +153,7 @@ const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }>
   mcp: { exit: 0, run: () => runCli(['mcp', '--json'], { env: ENV, input: `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'json-output', version: '1' } } })}\n` }) },
   'docs:schema': { exit: 0, run: () => json(['docs', 'schema', '--out', workDir('docs')]) },
   'docs:package': { exit: 0, run: () => json(['docs', 'package', EXAMPLE]) },
+  graph: { exit: 0, run: () => json(['graph', EXAMPLE]) },
   // a valid and an invalid bundle
   'bundle:validate': { exit: 1, run: async () => json(['bundle', 'validate', BUNDLE, 'broken.json'], await bundles()) },
   'bundle:sign': { exit: 0, run: bundleSign },

@@ -3,9 +3,11 @@ import { JsonCommand } from '../../cli/json-command.js';
 import type { PackageDocsResult } from '../../docs/package-readme.js';
 
 export default class DocsPackage extends JsonCommand {
-  static override summary = 'Generated README sections of a package: objects, variables, settings, requirements, agents.';
+  static override summary = 'Generated README sections of a package: objects, variables, settings, requirements, agents, and a Mermaid diagram of each process.';
   static override description = `The sections live between <!-- package-sdk:docs --> and <!-- /package-sdk:docs --> in README.md; the rest
-of the README is yours. Without a flag the sections are printed; --write updates README.md; --check exits 1
+of the README is yours. A Mermaid diagram of each process follows in a block of its own, between
+<!-- package-sdk:processes --> and <!-- /package-sdk:processes -->, which GitHub and GitLab draw.
+Without a flag the sections are printed; --write updates README.md; --check exits 1
 when README.md is stale.`;
 
   static override examples = [
@@ -33,7 +35,7 @@ when README.md is stale.`;
     if (!this.jsonEnabled()) {
       if (flags.write) this.log(`${result.written ? 'updated' : 'unchanged'} ${result.readme}`);
       else if (flags.check) this.log(result.fresh ? `${result.readme} is up to date` : `${result.readme} is stale: run package-sdk docs package ${args.dir} --write`);
-      else this.log(result.sections);
+      else this.log([result.sections, result.diagrams].filter(Boolean).join('\n\n'));
     }
     return result;
   }

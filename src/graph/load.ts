@@ -10,7 +10,7 @@ import { isRecord } from '../json/guards.js';
 import { isError, type Finding } from '../model/finding.js';
 import { Refusal } from '../model/refusal.js';
 import { processModel } from '../process/index.js';
-import { coverageElements } from '../sandbox/coverage.js';
+import { coverageItems } from '../sandbox/coverage.js';
 import { reachOfProcess, type ProcessReach } from './coverage.js';
 import { processDiagram, type Diagram } from './diagram.js';
 import { unreachableFindings, unreachablePointers } from './unreachable.js';
@@ -76,7 +76,7 @@ function enclosingPackage(file: string): string | undefined {
 /** The diagram of a loaded process, with its unreachable parts and (given a test run's coverage) what the run reached. */
 export function diagramOf(source: ProcessSource, coverage?: readonly ProcessReach[]): Diagram {
   const model = processModel(source.spec);
-  const reach = coverage === undefined ? undefined : reachOfProcess(coverage, source.key, source.package, coverageElements(model));
+  const reach = coverage === undefined ? undefined : reachOfProcess(coverage, source.key, source.package, coverageItems(model).elements);
   return processDiagram(source.key, source.spec, {
     unreachable: unreachablePointers(model, source.unreachable.map((finding) => finding.path)),
     ...(reach !== undefined ? { coverage: reach } : {}),

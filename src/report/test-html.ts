@@ -29,8 +29,7 @@ export function renderTestHtml(report: TestReport, processes: readonly DrawnProc
 function testHtml(test: TestResult): string {
   const mark = test.status === 'passed' ? '<span class="ok">✓</span>' : `<span class="bad">${test.status === 'failed' ? '✗' : '!'}</span>`;
   const out = [`<div class="box test ${test.status}">${mark} <b class="name">${escapeHtml(test.name)}</b> <span class="dim">(${escapeHtml(`${test.subject} ${test.target}, ${test.file}`)})</span>`];
-  const failure = test.failure;
-  if (failure !== undefined) {
+  for (const failure of test.failures) {
     const where = failure.line === undefined ? test.file : `${test.file}:${failure.line}:${failure.column ?? 1}`;
     out.push(`<div><code>${escapeHtml(where)}</code>: <b>${escapeHtml(failure.code)}</b>${failure.step === undefined ? '' : ` (step ${failure.step})`}: ${escapeHtml(failure.message)}</div>`);
     if ('expected' in failure || 'actual' in failure) {

@@ -30,7 +30,7 @@ describe('check --server', () => {
     const outcome = await runServerCheck({ ...request, server: 'local', cwd: dir }, 'test');
     const report = outcome.result as unknown as ServerCheckReport;
     expect(outcome.exitCode).toBe(1);
-    expect(report.core).toEqual({ server: 'http://localhost/local', status: 'checked', packages: [{ key: 'intake', status: 'failed' }] });
+    expect(report.core).toEqual({ server: 'http://localhost/local', status: 'checked', packages: [{ key: 'intake', status: 'invalid' }] });
     expect(report.errors.map((f) => [f.code, f.file, f.source])).toEqual([['unknown_task_type', PROCESS, 'both']]);
   });
 

@@ -19,6 +19,21 @@ const NOT_CODES: Record<string, string> = {
   secret_ref: 'a field name the secret scanner knows',
   invalid_credentials: 'a code of the core: a 401 a fresh credential may cure',
   invalid_token: 'a code of the core: a 401 a fresh credential may cure',
+  depends_on: 'a relation of tasks (approval actions, artifact inputs)',
+  spawned_by: 'a relation of tasks (approval actions, artifact inputs)',
+  related_to: 'a relation of tasks (approval actions)',
+  terminal_success: 'a category of lifecycle statuses',
+  terminal_cancelled: 'a category of lifecycle statuses',
+  in_progress: 'a status of the system lifecycle',
+  in_params: 'an authStyle of oauth2 connection types',
+  in_header: 'an authStyle of oauth2 connection types',
+  external_write: 'a side effect of skills',
+  llm_judge: 'a kind of acceptance checks',
+  ensure_work: 'a kind of work rule actions',
+  update_work: 'a kind of work rule actions',
+  cancel_work: 'a kind of work rule actions',
+  complete_work: 'a kind of work rule actions',
+  request_decision: 'a kind of work rule actions',
 };
 
 /** Every quoted snake_case word of `paths` (files, or folders read recursively). */

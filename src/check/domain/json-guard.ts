@@ -80,7 +80,7 @@ export function credentialProblems(value: unknown, pointer: string, label: strin
   const visit = (node: unknown, at: string): void => {
     if (typeof node === 'string') {
       const found = findCredentialMaterial(node);
-      if (found) problems.add(at, `${label} must not contain credentials: it holds what looks like ${found.kind}`, { hint });
+      if (found) problems.add(at, `${label} must not contain credentials: it holds what looks like ${found.kind}`, { hint, span: { offset: found.offset, length: found.length } });
     } else if (Array.isArray(node)) node.forEach((item, index) => visit(item, childPointer(at, index)));
     else if (isRecord(node)) {
       for (const [key, item] of Object.entries(node)) {

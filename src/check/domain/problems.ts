@@ -19,6 +19,8 @@ export interface DomainProblem {
   hint?: string;
   /** The key of a member rather than its value (an unknown member, a secret-like name). */
   atKey?: boolean;
+  /** Characters inside the string value: where in it the mistake is (credential material in a text). */
+  span?: { offset: number; length: number };
 }
 
 /** Collects the problems of one validator, all under one code unless said otherwise. */
@@ -27,7 +29,7 @@ export class Problems {
 
   constructor(readonly code: string) {}
 
-  add(pointer: string, problem: string, options: { hint?: string; atKey?: boolean; code?: string } = {}): void {
+  add(pointer: string, problem: string, options: { hint?: string; atKey?: boolean; code?: string; span?: DomainProblem['span'] } = {}): void {
     this.list.push({
       code: options.code ?? this.code,
       pointer,
@@ -35,6 +37,7 @@ export class Problems {
       problem,
       ...(options.hint === undefined ? {} : { hint: options.hint }),
       ...(options.atKey ? { atKey: true } : {}),
+      ...(options.span ? { span: options.span } : {}),
     });
   }
 

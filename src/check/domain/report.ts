@@ -12,8 +12,9 @@ export interface DomainData {
   problem: string;
 }
 
+/** `<field>: <problem>`, or the problem alone when it names its field first, as many of the core's messages do. */
 function domainMessage(data: DomainData): string {
-  return `${data.field}: ${data.problem}`;
+  return data.problem.startsWith(`${data.field} `) ? data.problem : `${data.field}: ${data.problem}`;
 }
 
 /**
@@ -44,9 +45,12 @@ export function sharedCode(code: keyof typeof SHARED_SUMMARIES, options: { core?
 /** Reports the problems of one object, each at its node (the key of a member that should not be there). */
 export function reportProblems(context: RuleContext<Codes>, object: PackageObject, problems: readonly DomainProblem[]): void {
   for (const problem of problems) {
+    const place = problem.span
+      ? { document: object.document, pointer: problem.pointer, ...problem.span }
+      : { document: object.document, pointer: problem.pointer, ...(problem.atKey ? { part: 'key' as const } : {}) };
     context.report(
       problem.code,
-      { document: object.document, pointer: problem.pointer, ...(problem.atKey ? { part: 'key' as const } : {}) },
+      place,
       { field: problem.field, problem: problem.problem },
       problem.hint === undefined ? {} : { hint: problem.hint },
     );

@@ -310,8 +310,8 @@ export function executorRolesProblems(value: unknown, pointer: string): DomainPr
   }
   const seen = new Set<string>();
   value.forEach((role, index) => {
-    if (typeof role !== 'string' || !ROLE_SLUG.test(role)) problems.add(at(pointer, index), `executorRoles[${index}] must be a role slug matching ${ROLE_SLUG.source}`);
-    else if (seen.has(role)) problems.add(at(pointer, index), `executorRoles[${index}]: '${role}' is listed twice`);
+    if (typeof role !== 'string' || !ROLE_SLUG.test(role)) problems.add(at(pointer, index), `a role slug matches ${ROLE_SLUG.source} (two characters or more)`);
+    else if (seen.has(role)) problems.add(at(pointer, index), `'${role}' is listed twice`);
     seen.add(String(role));
   });
   return problems.list;

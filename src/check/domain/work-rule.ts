@@ -71,7 +71,7 @@ function triggerProblems(trigger: unknown, pointer: string): DomainProblem[] {
   }
   const allowed = TRIGGER_FIELDS[kind]!;
   for (const name of Object.keys(trigger).filter((member) => !allowed.includes(member))) {
-    problems.add(at(pointer, name), `a ${kind} trigger has no '${name}'`, { atKey: true, hint: `a ${kind} trigger has ${allowed.join(', ')}` });
+    problems.add(at(pointer, name), `${article(kind)} ${kind} trigger has no '${name}'`, { atKey: true, hint: `${article(kind)} ${kind} trigger has ${allowed.join(', ')}` });
   }
   const type = trigger.type;
   if (kind === 'observation') {
@@ -290,4 +290,8 @@ function crossProblems(spec: Record<string, unknown>, interpreted: boolean): Dom
     }
   }
   return problems.list;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

@@ -99,9 +99,9 @@ export const references = defineRule({
       summary: 'An artifact slot names no ArtifactType of the package or its requires.',
       message: missing('ArtifactType'),
     },
-    artifact_media_wider: {
+    invalid_artifact_schema: {
       severity: 'error',
-      summary: "An artifact slot's mediaTypes allow a media type that its ArtifactType does not.",
+      summary: "An output slot's mediaTypes allow a media type that its ArtifactType does not (the core refuses it when it publishes the task type).",
       message: (d: { field: string; mediaType: string; type: string; allowed: string }) =>
         `${d.field} '${d.mediaType}' is wider than ArtifactType '${d.type}' allows (${d.allowed}) — a slot can only narrow the media types of its type`,
     },
@@ -175,28 +175,29 @@ function hintFor(context: Context, from: string, kind: ObjectKind, id: string): 
   return context.suggest(from, kind, id);
 }
 
-/** A slot narrows the media types of its artifact type: each must be covered by one of the type's. */
+/**
+ * An output narrows the media types of its artifact type: each must be covered by one of the type's. (Inputs
+ * take their artifacts as they come; the core refuses mediaTypes on them.)
+ */
 function checkMediaNarrowing(context: Context, object: PackageObject): void {
   const schema = object.spec.artifactSchema;
   if (!isRecord(schema)) return;
-  for (const side of ['inputs', 'outputs'] as const) {
-    eachMapping(schema[side], `/spec/artifactSchema/${side}`, (slot, pointer) => {
-      if (typeof slot.type !== 'string' || !Array.isArray(slot.mediaTypes)) return;
-      const type = context.lookup(object.package, 'ArtifactType', slot.type);
-      if (!type) return;
-      const allowed = stringsOf(type.spec.mediaTypes) ?? ['*/*'];
-      slot.mediaTypes.forEach((mediaType, index) => {
-        if (typeof mediaType !== 'string' || allowed.some((wide) => mediaTypeCovers(wide, mediaType))) return;
-        const item = childPointer(childPointer(pointer, 'mediaTypes'), index);
-        context.report(
-          'artifact_media_wider',
-          { document: object.document, pointer: item },
-          { field: fieldOf(item), mediaType, type: slot.type as string, allowed: allowed.join(', ') },
-          { hint: `narrow it to media types that ${slot.type} allows, or widen the mediaTypes of ArtifactType ${slot.type}` },
-        );
-      });
+  eachMapping(schema.outputs, '/spec/artifactSchema/outputs', (slot, pointer) => {
+    if (typeof slot.type !== 'string' || !Array.isArray(slot.mediaTypes)) return;
+    const type = context.lookup(object.package, 'ArtifactType', slot.type);
+    if (!type) return;
+    const allowed = stringsOf(type.spec.mediaTypes) ?? ['*/*'];
+    slot.mediaTypes.forEach((mediaType, index) => {
+      if (typeof mediaType !== 'string' || allowed.some((wide) => mediaTypeCovers(wide, mediaType))) return;
+      const item = childPointer(childPointer(pointer, 'mediaTypes'), index);
+      context.report(
+        'invalid_artifact_schema',
+        { document: object.document, pointer: item },
+        { field: fieldOf(item), mediaType, type: slot.type as string, allowed: allowed.join(', ') },
+        { hint: `narrow it to media types that ${slot.type} allows, or widen the mediaTypes of ArtifactType ${slot.type}` },
+      );
     });
-  }
+  });
 }
 
 /** `*\/*` covers everything, `text/*` covers `text/…`; parameters (`; charset=…`) and case do not matter. */
@@ -270,7 +271,7 @@ function referencesOf(object: PackageObject): Found {
 
 function taskTypeReferences(spec: Record<string, unknown>, names: Names): void {
   const execution = spec.execution;
-  if (isRecord(execution) && typeof execution.skill === 'string' && isVersion(execution.version)) {
+  if (isRecord(execution) && typeof execution.skill === 'string' && !execution.skill.includes('@') && isVersion(execution.version)) {
     names.add('Skill', `${execution.skill}@${String(execution.version)}`, '/spec/execution/skill', 'execution');
   }
   const gates = isRecord(spec.approvalSchema) ? spec.approvalSchema.gates : undefined;
@@ -354,6 +355,7 @@ function processReferences(spec: Record<string, unknown>, names: Names): void {
   if (isRecord(spec.retrospective) && typeof spec.retrospective.taskType === 'string') {
     names.add('TaskType', spec.retrospective.taskType, '/spec/retrospective/taskType');
   }
+  assignedRoles(spec, '/spec', names);
   const model = processModel(spec);
   for (const element of model.elements) {
     const step = model.stepAt(element.pointer);
@@ -367,6 +369,30 @@ function processReferences(spec: Record<string, unknown>, names: Names): void {
       name('skill', step.body.skill, 'Skill');
       name('agent', step.body.agent, 'Agent');
     }
+  }
+}
+
+/** Members of a process that hold assign chains: the owner, a step's assignees and approvers, an escalation's. */
+const ASSIGN_CHAINS: ReadonlySet<string> = new Set(['owner', 'assign', 'approvers', 'to']);
+/** Members of a process whose content is data or expressions, never an assign chain. */
+const NO_ASSIGN_CHAINS: ReadonlySet<string> = new Set(['data', 'form', 'input', 'set', 'output', 'export', 'decisions', 'memory', 'migrations']);
+
+/**
+ * The roles candidates of assign chains name, `{role: <slug>}` (role_references of the core): each a Role of
+ * the package or its requires, or of the tenant — a misspelt one no longer passes silently.
+ */
+function assignedRoles(node: unknown, pointer: string, names: Names): void {
+  if (Array.isArray(node)) return node.forEach((item, index) => assignedRoles(item, childPointer(pointer, index), names));
+  if (!isRecord(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (NO_ASSIGN_CHAINS.has(key)) continue;
+    const at = childPointer(pointer, key);
+    if (ASSIGN_CHAINS.has(key) && Array.isArray(value)) {
+      eachMapping(value, at, (candidate, place) => {
+        if (typeof candidate.role === 'string') names.add('Role', candidate.role, childPointer(place, 'role'));
+      });
+    }
+    assignedRoles(value, at, names);
   }
 }
 

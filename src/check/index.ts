@@ -95,6 +95,7 @@ function* schemaTargets(workspace: Workspace): Generator<[SourceDocument, Schema
     yield [pkg.manifest, 'object'];
     for (const object of pkg.objects) yield [object.document, 'object'];
     for (const test of pkg.tests) yield [test.document, 'test'];
+    for (const template of pkg.templates) yield [template.document, 'knowledge-template'];
   }
   for (const file of workspace.files) {
     const schema = schemaOfLooseFile(file);

@@ -1,7 +1,9 @@
 /**
- * Loading one package directory (compat-package-sdk-check.md §1.3): package.yaml, then every `*.yaml`
- * below it in path order — objects by their `kind`, `tests/**\/*.test.yaml` as tests, `i18n/*.yaml` as
- * dictionaries; `schemas/` and `.layout/` are skipped. A bad file is a finding and the others still load.
+ * Loading one package directory as the core reads it (compat-core-packages.md §2): package.yaml, then every
+ * `*.yaml` or `*.yml` below it in path order — objects by their `kind`, `tests/**\/*.test.yaml` as tests,
+ * `i18n/*.yaml` as dictionaries, `templates/*.yaml` as upload templates of knowledge kinds (package data of the
+ * knowledge side, not catalog objects); `schemas/` and `.layout/` are skipped. A bad file is a
+ * finding and the others still load.
  *
  * | code                 | severity | when                                                                        |
  * |----------------------|----------|-----------------------------------------------------------------------------|
@@ -31,6 +33,10 @@ export const API_VERSION = 'taimen.ai/v1';
 export const MANIFEST = 'package.yaml';
 /** Top-level folders of a package that hold no objects. */
 const SKIPPED_FOLDERS = new Set(['schemas', '.layout']);
+/** The folder of upload template refinements, `templates/<kind>.yaml`. */
+const TEMPLATES = 'templates';
+/** Test files: `tests/**\/*.test.yaml` (or `.test.yml`). */
+const TEST_FILE = /\.test\.ya?ml$/;
 
 export interface LoadPackageOptions {
   /** Directory that displayed file paths are relative to (default: the process's cwd). */
@@ -94,6 +100,7 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
     tests: [],
     dictionaries: [],
     dataSchemas: [],
+    templates: [],
   };
   if (typeof envelope.spec.version === 'string') pkg.version = envelope.spec.version;
   if (options.source !== undefined) pkg.source = options.source;
@@ -107,6 +114,7 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
     const [top] = path.split('/');
     if (top === 'i18n') pkg.dictionaries.push(dictionary(path, result.document));
     else if (top === 'tests') pkg.tests.push(packageTest(path, result.document, key));
+    else if (top === TEMPLATES) pkg.templates.push({ file: result.document.file, document: result.document });
     else {
       const object = packageObject(result.document, key, findings);
       if (object === undefined) continue;
@@ -145,7 +153,7 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
         if (prefix.length === 0 && (SKIPPED_FOLDERS.has(entry.name) || entry.name === '.git')) continue;
         await walk(full, segments);
       } else if (isFile && isPackageFile(segments) && !(prefix.length === 0 && entry.name === MANIFEST)) {
-        if (segments[0] === 'tests' && !entry.name.endsWith('.test.yaml')) continue;
+        if (segments[0] === 'tests' && !TEST_FILE.test(entry.name)) continue;
         out.push(segments.join('/'));
       }
     }
@@ -154,10 +162,10 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
   return out.sort(comparePaths);
 }
 
-/** `*.yaml` anywhere; under `i18n/` also `*.yml`, which the dictionary rules report as misnamed. */
+/** `*.yaml` and `*.yml` anywhere, as the core reads them (under `i18n/` the dictionary rules want `.yaml`). */
 function isPackageFile(segments: readonly string[]): boolean {
   const name = segments[segments.length - 1] ?? '';
-  return name.endsWith('.yaml') || (segments[0] === 'i18n' && name.endsWith('.yml'));
+  return /\.ya?ml$/.test(name);
 }
 
 /** Path order as the reference sorts `Path` objects: segment by segment. */
@@ -225,7 +233,7 @@ function packageObject(document: SourceDocument, pkg: string, findings: Finding[
 }
 
 function packageTest(path: string, document: SourceDocument, pkg: string): PackageTest {
-  return { name: basename(path, '.test.yaml'), file: document.file, document, package: pkg };
+  return { name: basename(path).replace(TEST_FILE, ''), file: document.file, document, package: pkg };
 }
 
 function dictionary(path: string, document: SourceDocument): Dictionary {

@@ -140,3 +140,34 @@ describe('the package manifest', () => {
     });
   });
 });
+
+describe('files as the core reads them', async () => {
+  const { overlay } = await import('../support/overlay.js');
+  const { check } = await import('../../src/check/index.js');
+  const { rmSync } = await import('node:fs');
+  const object = (kind: string, key: string, spec: string) => `apiVersion: taimen.ai/v1\nkind: ${kind}\nkey: ${key}\nspec:\n${spec}\n`;
+  const dir = overlay('check/_bases/shop', {
+    'packages/shop/roles/clerks.yml': object('Role', 'clerks', '  name: Clerks'),
+    'packages/shop/tests/clerks.test.yml': 'taskType: nothing\nsubject: taskType\nsteps: []\n',
+    'packages/shop/templates/customer.yaml': 'pack: company@1\nkind: customer\ncolumns:\n  - {field: key, header: Code}\n  - {field: title, header: Name}\n',
+    'packages/shop/templates/supplier.yaml': 'pack: company\nkind: supplier\ncolumns: [{header: Name}]\n',
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { package: shop, findings } = await loadPackage(join(dir, 'packages/shop'), { cwd: dir });
+
+  it('loads objects and tests from .yml files too', () => {
+    expect(findings).toEqual([]);
+    expect(shop!.objects.map((o) => o.ref)).toEqual(['Role/clerks']);
+    expect(shop!.tests.map((t) => [t.name, t.file])).toEqual([['clerks', 'packages/shop/tests/clerks.test.yml']]);
+  });
+
+  it('keeps the upload templates of templates/ apart, and checks them against knowledge-template.schema.json', async () => {
+    expect(shop!.templates.map((t) => t.file)).toEqual(['packages/shop/templates/customer.yaml', 'packages/shop/templates/supplier.yaml']);
+    const { report } = await check({ cwd: dir });
+    expect(report.errors.map((f) => `${f.code} ${f.file} ${f.path}`)).toEqual([
+      'schema_violation packages/shop/templates/supplier.yaml /pack',
+      'schema_violation packages/shop/templates/supplier.yaml /columns/0',
+      'schema_violation packages/shop/tests/clerks.test.yml ', // a test by its name, checked against test.schema.json
+    ]);
+  });
+});

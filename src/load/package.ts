@@ -8,12 +8,12 @@
  * | code                 | severity | when                                                                        |
  * |----------------------|----------|-----------------------------------------------------------------------------|
  * | package_not_found    | error    | the directory has no package.yaml                                           |
- * | invalid_wrapper      | error    | a file is not `{apiVersion: taimen.ai/v1, kind, key, spec}` (kind and key   |
+ * | invalid_document     | error    | a file is not `{apiVersion: taimen.ai/v1, kind, key, spec}` (kind and key   |
  * |                      |          | strings, spec a mapping), or package.yaml is not `kind: Package`            |
  * | unknown_kind         | error    | an object file's kind is neither a catalog kind nor View/Component          |
  * | package_key_mismatch | error    | the manifest key differs from the real directory name or from the key the   |
  * |                      |          | installation gives the package                                              |
- * | data_ref_invalid     | error    | a Process `spec.data: {$ref}` points outside the package, at no file, at a   |
+ * | unresolved_data_ref  | error    | a Process `spec.data: {$ref}` points outside the package, at no file, at a   |
  * |                      |          | file that does not load, or at something other than a JSON Schema object    |
  * | invalid_yaml, invalid_json, read_failed | error | see yaml.ts, json.ts, source.ts                             |
  */
@@ -78,7 +78,7 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
   if (loaded === undefined) return { findings };
   const { document: manifest, envelope } = loaded;
   if (envelope.kind !== 'Package') {
-    findings.push(at(manifest, 'invalid_wrapper', '/kind', `${MANIFEST} holds kind '${envelope.kind}'; a package manifest is kind: Package`));
+    findings.push(at(manifest, 'invalid_document', '/kind', `${MANIFEST} holds kind '${envelope.kind}'; a package manifest is kind: Package`));
     return { findings };
   }
   const key = envelope.key;
@@ -191,26 +191,26 @@ export async function loadEnvelopeFile(
   return envelope === undefined ? undefined : { document: loaded.document, envelope };
 }
 
-/** The envelope of `document`, or undefined after an `invalid_wrapper` finding. */
+/** The envelope of `document`, or undefined after an `invalid_document` finding. */
 export function checkEnvelope(document: SourceDocument, findings: Finding[]): Envelope | undefined {
   const value = document.value;
   if (!isRecord(value)) {
-    findings.push(at(document, 'invalid_wrapper', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required`));
+    findings.push(at(document, 'invalid_document', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required`));
     return undefined;
   }
   const before = findings.length;
   for (const field of ['apiVersion', 'kind', 'key', 'spec']) {
     if (!(field in value)) {
-      findings.push(at(document, 'invalid_wrapper', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required — '${field}' is missing`));
+      findings.push(at(document, 'invalid_document', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required — '${field}' is missing`));
       return undefined;
     }
   }
   if (value.apiVersion !== API_VERSION) {
-    findings.push(at(document, 'invalid_wrapper', '/apiVersion', `apiVersion is ${JSON.stringify(value.apiVersion)}; a package file is apiVersion: ${API_VERSION}`));
+    findings.push(at(document, 'invalid_document', '/apiVersion', `apiVersion is ${JSON.stringify(value.apiVersion)}; a package file is apiVersion: ${API_VERSION}`));
   }
-  if (typeof value.kind !== 'string') findings.push(at(document, 'invalid_wrapper', '/kind', 'kind is a string'));
-  if (typeof value.key !== 'string') findings.push(at(document, 'invalid_wrapper', '/key', 'key is a string'));
-  if (!isRecord(value.spec)) findings.push(at(document, 'invalid_wrapper', '/spec', 'spec is a mapping (an object)'));
+  if (typeof value.kind !== 'string') findings.push(at(document, 'invalid_document', '/kind', 'kind is a string'));
+  if (typeof value.key !== 'string') findings.push(at(document, 'invalid_document', '/key', 'key is a string'));
+  if (!isRecord(value.spec)) findings.push(at(document, 'invalid_document', '/spec', 'spec is a mapping (an object)'));
   if (findings.length > before) return undefined;
   return value as unknown as Envelope;
 }
@@ -275,7 +275,7 @@ async function attachDataSchema(
   const ref = data.$ref;
   if (ref.startsWith('#') || ref.includes('://')) return;
   const fail = (message: string): void => {
-    findings.push(at(process.document, 'data_ref_invalid', '/spec/data/$ref', `data.$ref '${ref}' ${message}`));
+    findings.push(at(process.document, 'unresolved_data_ref', '/spec/data/$ref', `data.$ref '${ref}' ${message}`));
   };
   const target = resolve(pkg.dir, dirname(path), ref);
   if (!isInside(pkg.dir, target)) return fail('points outside the package');

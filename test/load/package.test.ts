@@ -62,15 +62,15 @@ describe('a package with bad files', async () => {
     expect(findings.map(summary)).toEqual([
       { code: 'unknown_kind', file: `${at}misc/typo.yaml`, line: 2, column: 7, path: '/kind' },
       { code: 'invalid_json', file: `${at}schemas/bad.json`, line: 2, column: 17, path: '' },
-      { code: 'data_ref_invalid', file: `${at}processes/bad-json.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
-      { code: 'data_ref_invalid', file: `${at}processes/missing.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
-      { code: 'data_ref_invalid', file: `${at}processes/not-object.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
-      { code: 'data_ref_invalid', file: `${at}processes/outside.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
+      { code: 'unresolved_data_ref', file: `${at}processes/bad-json.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
+      { code: 'unresolved_data_ref', file: `${at}processes/missing.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
+      { code: 'unresolved_data_ref', file: `${at}processes/not-object.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
+      { code: 'unresolved_data_ref', file: `${at}processes/outside.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
       { code: 'invalid_yaml', file: `${at}task-types/infinite.yaml`, line: 5, column: 10, path: '/spec/limit' },
-      { code: 'invalid_wrapper', file: `${at}task-types/no-spec.yaml`, line: 1, column: 1, path: '' },
-      { code: 'invalid_wrapper', file: `${at}task-types/spec-list.yaml`, line: 5, column: 3, path: '/spec' },
+      { code: 'invalid_document', file: `${at}task-types/no-spec.yaml`, line: 1, column: 1, path: '' },
+      { code: 'invalid_document', file: `${at}task-types/spec-list.yaml`, line: 5, column: 3, path: '/spec' },
       { code: 'invalid_yaml', file: `${at}task-types/syntax.yaml`, line: 6, column: 3, path: '' },
-      { code: 'invalid_wrapper', file: `${at}task-types/wrong-api.yaml`, line: 1, column: 13, path: '/apiVersion' },
+      { code: 'invalid_document', file: `${at}task-types/wrong-api.yaml`, line: 1, column: 13, path: '/apiVersion' },
     ]);
     expect(broken!.objects.map((o) => o.ref)).toEqual([
       'Process/bad-json', 'Process/missing', 'Process/not-object', 'Process/outside', 'TaskType/ok',
@@ -102,7 +102,7 @@ describe('the package manifest', () => {
   it('must be kind: Package', async () => {
     const { findings } = await loadPackage('fixtures/load/invalid/packages/manifest-kind', { cwd: ROOT });
     expect(findings.map(summary)).toEqual([
-      { code: 'invalid_wrapper', file: 'fixtures/load/invalid/packages/manifest-kind/package.yaml', line: 2, column: 7, path: '/kind' },
+      { code: 'invalid_document', file: 'fixtures/load/invalid/packages/manifest-kind/package.yaml', line: 2, column: 7, path: '/kind' },
     ]);
   });
 

@@ -58,7 +58,9 @@ const PARTS: Partial<Record<ObjectKind, readonly Part[]>> = {
     ['/spec/defaultConfig', 'invalid_config'],
   ],
   WorkspaceType: [['/spec/fieldSchema', 'invalid_json_schema']],
+  Process: [['/key', 'invalid_document']],
   Calendar: [
+    ['/key', 'invalid_document'],
     ['/spec/timezone', 'unknown_timezone'],
     ['/spec/workingHours', 'invalid_working_hours'],
   ],

@@ -11,7 +11,7 @@ export const agentBounds = defineRule({
   description: 'An agent keeps to the bounds of the core (lengths, list sizes, resources, concurrency); a role slug has two characters or more.',
   codes: {
     invalid_agent: domainCode('An agent is outside the bounds of the core: a description over 2000 characters, roles of one character, memoryMb outside 64..262144, cpus over 64, concurrency over 32, lists too long.', { core: true }),
-    invalid_role: domainCode('The slug (key) of a role has one character; the core takes 2 to 63.'),
+    invalid_role: domainCode('The slug (key) of a role has one character; the core takes 2 to 63 when it creates the role (plan, apply).'),
   },
   check(context) {
     for (const agent of context.objects('Agent')) {

@@ -10,7 +10,7 @@ export const artifactTypeStatics = defineRule({
   id: 'artifact-types/core',
   description: 'An artifact type has a usable metadata schema, media type patterns and a positive size limit.',
   codes: {
-    invalid_artifact_type: domainCode('An artifact type is refused: its metadataSchema is not a usable JSON Schema of at most 16 KiB, mediaTypes is not a list of 1 to 50 patterns, maxBytes is not positive.'),
+    invalid_artifact_type: domainCode('An artifact type is refused: its metadataSchema is not a usable JSON Schema of at most 16 KiB, mediaTypes is not a list of 1 to 50 patterns, maxBytes is not positive. The core refuses it when it publishes the type (plan, apply).'),
   },
   check(context) {
     for (const type of context.objects('ArtifactType')) {

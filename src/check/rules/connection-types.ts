@@ -12,8 +12,8 @@ export const connectionTypes = defineRule({
   id: 'connection-types/core',
   description: 'A connection type has only the members of the API, no secrets, and the form the core publishes.',
   codes: {
-    invalid_request: domainCode('A connection type (or its oauth2 or accountField) has a member the API contract does not know.'),
-    invalid_connection_type: domainCode('A connection type is refused: displayName, auth, oauth2 (https URLs, a token URL over {account} with an external DNS host, accountParam, authStyle, scopes), accountField (a pattern that compiles), settingsSchema, defaultKey.'),
+    invalid_request: domainCode('A connection type (or its oauth2 or accountField) has a member the API contract does not know. The core refuses it when it publishes the type (plan, apply).'),
+    invalid_connection_type: domainCode('A connection type is refused: displayName, auth, oauth2 (https URLs, a token URL over {account} with an external DNS host, accountParam, authStyle, scopes), accountField (a pattern that compiles), settingsSchema, defaultKey. The core refuses it when it publishes the type (plan, apply).'),
     secret_material_rejected: sharedCode('secret_material_rejected'),
   },
   check(context) {

@@ -11,9 +11,9 @@ export const skillContracts = defineRule({
   id: 'skills/contracts',
   description: 'A skill version has a contract the core registers, policy columns, and retries safe for its side effects.',
   codes: {
-    invalid_skill: domainCode('A skill with a contract does not declare sideEffects and riskLevel.'),
-    invalid_skill_contract: domainCode('A skill contract is refused: its members, implementation (protocol, endpoint, entrypoint, auth), permissions, timeout, retries (an external_write skill without idempotency is not retried), cost.'),
-    unsupported_skill_condition: domainCode('A skill contract lists preconditions or postconditions: the core does not support them yet.'),
+    invalid_skill: domainCode('A skill with a contract does not declare sideEffects and riskLevel. The core refuses it when it registers the skill (plan, apply).'),
+    invalid_skill_contract: domainCode('A skill contract is refused: its members, implementation (protocol, endpoint, entrypoint, auth), permissions, timeout, retries (an external_write skill without idempotency is not retried), cost. The core refuses it when it registers the skill (plan, apply).'),
+    unsupported_skill_condition: domainCode('A skill contract lists preconditions or postconditions: the core does not support them yet. The core refuses it when it registers the skill (plan, apply).'),
     invalid_json_schema: sharedCode('invalid_json_schema'),
     secret_material_rejected: sharedCode('secret_material_rejected'),
     payload_too_large: sharedCode('payload_too_large'),

@@ -162,10 +162,14 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
   return out.sort(comparePaths);
 }
 
-/** `*.yaml` and `*.yml` anywhere, as the core reads them (under `i18n/` the dictionary rules want `.yaml`). */
+/**
+ * `*.yaml` anywhere; `*.yml` too, as the core reads them, except under a dot folder: plan sends no dot path to
+ * the core, and `.github/workflows/*.yml` are CI files, not objects. (Under `i18n/` the dictionary rules want
+ * `.yaml`.)
+ */
 function isPackageFile(segments: readonly string[]): boolean {
   const name = segments[segments.length - 1] ?? '';
-  return /\.ya?ml$/.test(name);
+  return name.endsWith('.yaml') || (name.endsWith('.yml') && !segments.slice(0, -1).some((segment) => segment.startsWith('.')));
 }
 
 /** Path order as the reference sorts `Path` objects: segment by segment. */

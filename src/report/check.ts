@@ -13,14 +13,13 @@ export function renderCheckText(report: CheckReport, sourceOf: (file: string) =>
 
 export function summaryLine(report: CheckReport, paint: Paint): string {
   const counted = `packages ${report.packages}, objects ${report.objects}, tests ${report.tests}`;
-  const notes = report.notes.length > 0 ? `, ${plural(report.notes.length, 'note')}` : '';
-  const suppressed = `${notes}${report.suppressed.length > 0 ? `, ${plural(report.suppressed.length, 'finding')} suppressed` : ''}`;
-  if (report.ok) {
-    const warnings = report.warnings.length > 0 ? ` (${plural(report.warnings.length, 'warning')})` : '';
-    return `${paint.bold('ok')}: ${counted}${warnings}${suppressed}`;
-  }
-  const warnings = report.warnings.length > 0 ? `, ${plural(report.warnings.length, 'warning')}` : '';
-  return `${paint.error('failed')}: ${plural(report.errors.length, 'error')}${warnings}${suppressed} — ${counted}`;
+  const suppressed = report.suppressed.length > 0 ? `, ${plural(report.suppressed.length, 'finding')} suppressed` : '';
+  const besides = [
+    ...(report.warnings.length > 0 ? [plural(report.warnings.length, 'warning')] : []),
+    ...(report.notes.length > 0 ? [plural(report.notes.length, 'note')] : []),
+  ];
+  if (report.ok) return `${paint.bold('ok')}: ${counted}${besides.length > 0 ? ` (${besides.join(', ')})` : ''}${suppressed}`;
+  return `${paint.error('failed')}: ${[plural(report.errors.length, 'error'), ...besides].join(', ')}${suppressed} — ${counted}`;
 }
 
 function plural(n: number, word: string): string {

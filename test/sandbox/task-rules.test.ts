@@ -1,6 +1,6 @@
 /**
  * Rules with `action.target: task` in process scenarios, beyond the fixtures: what a matched rule may not close,
- * a disabled rule, an observation that is not bound to a task, and a rule without an author filter.
+ * a disabled rule, an observation that is not bound to a task, an approval task.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,8 @@ import { runTests } from '../../src/sandbox/index.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
+/** The author the rules filter on: the core refuses a rule with target: task without an author filter. */
+const CHECKER = '3f2b9c1e-7a4d-4e5f-9b6a-1c2d3e4f5a6b';
 const rule = (key: string, spec: string) => `apiVersion: taimen.ai/v1\nkind: WorkRule\nkey: ${key}\nspec:\n${spec}`;
 
 const SCENARIO = `process: order
@@ -25,7 +27,7 @@ steps:
   - emit: {event: order.placed, payload: {orderId: O-1, amount: 120}}
   - emit: {observation: order.checked, payload: {result: ok}}
   - expect: {rules: []}
-  - emit: {observation: order.flagged, task: check-order, payload: {result: ok}}
+  - emit: {observation: order.flagged, task: check-order, by: ${CHECKER}, payload: {result: ok}}
   - expect:
       tasks: [{step: check-order}]
       rules:
@@ -40,8 +42,8 @@ async function runWithExtraRules(scenario: string) {
     const pkg = join(dir, 'engine-demo');
     const source = join(ROOT, 'fixtures/sandbox/packages/engine-demo');
     cpSync(source, pkg, { recursive: true, filter: (path) => !path.startsWith(join(source, 'tests')) });
-    writeFileSync(join(pkg, 'rules/misfiled.yaml'), rule('misfiled', '  trigger: {kind: observation, type: order.flagged}\n  action: {kind: complete_work, target: task, taskTypes: [task]}\n'));
-    writeFileSync(join(pkg, 'rules/switched-off.yaml'), rule('switched-off', '  status: disabled\n  trigger: {kind: observation, type: order.flagged}\n  action: {kind: cancel_work, target: task, taskTypes: [order-check]}\n'));
+    writeFileSync(join(pkg, 'rules/misfiled.yaml'), rule('misfiled', `  trigger: {kind: observation, type: order.flagged, actorId: ${CHECKER}}\n  action: {kind: complete_work, target: task, taskTypes: [task]}\n`));
+    writeFileSync(join(pkg, 'rules/switched-off.yaml'), rule('switched-off', `  status: disabled\n  trigger: {kind: observation, type: order.flagged, actorId: ${CHECKER}}\n  action: {kind: cancel_work, target: task, taskTypes: [order-check]}\n`));
     mkdirSync(join(pkg, 'tests'));
     writeFileSync(join(pkg, 'tests/scenario.test.yaml'), scenario);
     return (await runTests({ cwd: dir, paths: ['engine-demo'] })).report;
@@ -57,10 +59,10 @@ describe('rules on process tasks', () => {
     expect(report.tests.map((t) => [t.status, t.failure?.message])).toEqual([['passed', undefined]]);
   });
 
-  it('a rule without an author filter takes anyone\'s observation, and an approval task is not its to close', async () => {
+  it('an approval task is not for a rule to close', async () => {
     const report = await runWithExtraRules(SCENARIO.replace(/  - emit: \{observation: order\.flagged[^]*$/, `  - advance: PT1H
   - complete: {step: check-order, by: ann}
-  - emit: {observation: order.flagged, task: approve-order, by: zed, payload: {}}
+  - emit: {observation: order.flagged, task: approve-order, by: ${CHECKER}, payload: {}}
   - expect:
       rules: [{rule: misfiled, step: approve-order, result: failed, reason: "has type approval"}]
 `));

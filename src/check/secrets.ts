@@ -8,6 +8,12 @@
 /** Fragments of a normalised name (lowercase, without `-` and `_`) that make it a secret name. */
 const SECRET_NAME_PARTS = ['password', 'passwd', 'secret', 'token', 'apikey', 'privatekey', 'credential', 'authorization', 'clientsecret'];
 
+/**
+ * Matches a text that may hold a secret-like name: one of the fragments, with `-` or `_` anywhere in it. A
+ * document whose JSON does not match has no member named like a secret, and need not be walked.
+ */
+export const SECRET_NAME_TEXT = new RegExp(SECRET_NAME_PARTS.map((part) => [...part].join('[-_]*')).join('|'), 'i');
+
 /** A reference to a secret kept elsewhere is how a package names one, so it is not a secret itself. */
 const SECRET_REFERENCE_NAMES: ReadonlySet<string> = new Set(['secretref']);
 

@@ -5,7 +5,7 @@
  */
 import { isRecord } from '../../json/guards.js';
 import { childPointer } from '../../json/pointer.js';
-import { findCredentialMaterial, isSecretLikeName } from '../secrets.js';
+import { findCredentialMaterial, isSecretLikeName, SECRET_NAME_TEXT } from '../secrets.js';
 import { Problems, type DomainProblem } from './problems.js';
 
 /** The default budget of a stored document; task type parts and rule parts use 16 KiB. */
@@ -19,18 +19,32 @@ const MAX_NODES = 5000;
  * part it stands for (`code`: `invalid_json_schema`, `invalid_rule_action`, …); the budgets are
  * `payload_too_large` and `payload_too_deep`.
  */
-export function guardProblems(value: unknown, pointer: string, label: string, code: string, maxBytes = DOCUMENT_BYTES): DomainProblem[] {
+export function guardProblems(value: unknown, pointer: string, label: string, code: string, maxBytes = DOCUMENT_BYTES, json = JSON.stringify(value)): DomainProblem[] {
   const problems = new Problems(code);
   if (!isRecord(value)) {
     problems.add(pointer, `${label} must be a JSON object`);
     return problems.list;
   }
-  const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
+  const bytes = Buffer.byteLength(json, 'utf8');
   if (bytes > maxBytes) problems.add(pointer, `${label} is ${bytes} bytes of JSON, more than ${maxBytes}`, { code: 'payload_too_large' });
+  if (!mayExceedShape(json)) return problems.list;
   const { depth, nodes } = measure(value);
   if (depth > MAX_DEPTH) problems.add(pointer, `${label} is nested ${depth} levels deep, more than ${MAX_DEPTH}`, { code: 'payload_too_deep' });
   if (nodes > MAX_NODES) problems.add(pointer, `${label} has ${nodes} values, more than ${MAX_NODES}`, { code: 'payload_too_large' });
   return problems.list;
+}
+
+/**
+ * Whether the JSON text could nest deeper than the budget or hold more values: each level opens a bracket, each
+ * value takes a character and a separator. Most documents are far from both, and need no walk.
+ */
+function mayExceedShape(json: string): boolean {
+  if (json.length > 2 * MAX_NODES) return true;
+  let brackets = 0;
+  for (const open of ['{', '[']) {
+    for (let at = json.indexOf(open); at !== -1 && brackets <= MAX_DEPTH; at = json.indexOf(open, at + 1)) brackets += 1;
+  }
+  return brackets > MAX_DEPTH;
 }
 
 /** Nesting of objects and arrays (the document itself is level 1) and the number of values. */
@@ -50,16 +64,17 @@ function measure(value: unknown): { depth: number; nodes: number } {
 
 /**
  * reject_secret_material: members named like a secret anywhere in the document (the core stops at the
- * first; every one is reported here). `exempt` names members of the kind's own grammar.
+ * first; every one is reported here).
  */
-export function secretKeyProblems(value: unknown, pointer: string, label: string, exempt: ReadonlySet<string> = new Set()): DomainProblem[] {
+export function secretKeyProblems(value: unknown, pointer: string, label: string, json = JSON.stringify(value)): DomainProblem[] {
   const problems = new Problems('secret_material_rejected');
+  if (!SECRET_NAME_TEXT.test(json ?? '')) return problems.list;
   const visit = (node: unknown, at: string): void => {
     if (Array.isArray(node)) node.forEach((item, index) => visit(item, childPointer(at, index)));
     else if (isRecord(node)) {
       for (const [key, item] of Object.entries(node)) {
         const member = childPointer(at, key);
-        if (!exempt.has(key) && isSecretLikeName(key)) {
+        if (isSecretLikeName(key)) {
           problems.add(member, `'${key}' is named like a secret — ${label} must not store secrets; use an opaque secretRef instead`, {
             atKey: true,
             hint: 'rename it; a secret is entered by an administrator and named by a secretRef',

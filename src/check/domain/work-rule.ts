@@ -55,8 +55,9 @@ function documentProblems(value: unknown, pointer: string, label: string, code: 
   if (value === undefined || value === null || typeof value === 'boolean') {
     return required && !(typeof value === 'boolean') ? [{ code, pointer, field: label, problem: `${label} must be an object` }] : [];
   }
-  const guard = guardProblems(value, pointer, label, code, SMALL_DOCUMENT_BYTES);
-  return guard.length > 0 ? guard : secretKeyProblems(value, pointer, `a rule's ${label}`);
+  const json = JSON.stringify(value);
+  const guard = guardProblems(value, pointer, label, code, SMALL_DOCUMENT_BYTES, json);
+  return guard.length > 0 ? guard : secretKeyProblems(value, pointer, `a rule's ${label}`, json);
 }
 
 function triggerProblems(trigger: unknown, pointer: string): DomainProblem[] {

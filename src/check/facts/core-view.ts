@@ -18,6 +18,7 @@ const WHOLE_VARIABLE = /^\$\{[^}]*\}$/;
 
 /** The spec of `object` with the defaults of `variables` in place of their `${NAME}`, or the first `${NAME}` left. */
 export function coreView(object: PackageObject, variables: Readonly<Record<string, InstallVariable>>): CoreView {
+  if (!object.document.text.includes('${')) return { spec: object.spec }; // most objects: nothing to put in
   let unresolved: { name: string; pointer: string } | undefined;
   const substitute = (value: unknown, pointer: string): unknown => {
     if (typeof value === 'string') {

@@ -355,7 +355,8 @@ function processReferences(spec: Record<string, unknown>, names: Names): void {
   if (isRecord(spec.retrospective) && typeof spec.retrospective.taskType === 'string') {
     names.add('TaskType', spec.retrospective.taskType, '/spec/retrospective/taskType');
   }
-  assignedRoles(spec, '/spec', names);
+  assignedRoles(spec.owner, '/spec/owner', names);
+  if (isRecord(spec.retrospective)) assignedRoles(spec.retrospective.assign, '/spec/retrospective/assign', names);
   const model = processModel(spec);
   for (const element of model.elements) {
     const step = model.stepAt(element.pointer);
@@ -364,7 +365,10 @@ function processReferences(spec: Record<string, unknown>, names: Names): void {
         names.add(target, value, `${step.pointer}/${step.kind}/${field}`, `step ${element.id}: ${step.kind}.${field}`);
       }
     };
-    if (step?.kind === 'human' || step?.kind === 'approve') name('taskType', isRecord(step.body) ? step.body.taskType : undefined, 'TaskType');
+    if (step?.kind === 'human' || step?.kind === 'approve') {
+      name('taskType', isRecord(step.body) ? step.body.taskType : undefined, 'TaskType');
+      stepAssignedRoles(step.body, `${step.pointer}/${step.kind}`, names);
+    }
     if (step?.kind === 'call' && isRecord(step.body)) {
       name('skill', step.body.skill, 'Skill');
       name('agent', step.body.agent, 'Agent');
@@ -372,28 +376,22 @@ function processReferences(spec: Record<string, unknown>, names: Names): void {
   }
 }
 
-/** Members of a process that hold assign chains: the owner, a step's assignees and approvers, an escalation's. */
-const ASSIGN_CHAINS: ReadonlySet<string> = new Set(['owner', 'assign', 'approvers', 'to']);
-/** Members of a process whose content is data or expressions, never an assign chain. */
-const NO_ASSIGN_CHAINS: ReadonlySet<string> = new Set(['data', 'form', 'input', 'set', 'output', 'export', 'decisions', 'memory', 'migrations']);
-
 /**
- * The roles candidates of assign chains name, `{role: <slug>}` (role_references of the core): each a Role of
+ * The roles candidates of an assign chain name, `{role: <slug>}` (role_references of the core): each a Role of
  * the package or its requires, or of the tenant — a misspelt one no longer passes silently.
  */
-function assignedRoles(node: unknown, pointer: string, names: Names): void {
-  if (Array.isArray(node)) return node.forEach((item, index) => assignedRoles(item, childPointer(pointer, index), names));
-  if (!isRecord(node)) return;
-  for (const [key, value] of Object.entries(node)) {
-    if (NO_ASSIGN_CHAINS.has(key)) continue;
-    const at = childPointer(pointer, key);
-    if (ASSIGN_CHAINS.has(key) && Array.isArray(value)) {
-      eachMapping(value, at, (candidate, place) => {
-        if (typeof candidate.role === 'string') names.add('Role', candidate.role, childPointer(place, 'role'));
-      });
-    }
-    assignedRoles(value, at, names);
-  }
+function assignedRoles(chain: unknown, pointer: string, names: Names): void {
+  eachMapping(chain, pointer, (candidate, place) => {
+    if (typeof candidate.role === 'string') names.add('Role', candidate.role, childPointer(place, 'role'));
+  });
+}
+
+/** The assign chains of a human or approve step: its assignees or approvers, and whom its escalations reassign to. */
+function stepAssignedRoles(body: unknown, pointer: string, names: Names): void {
+  if (!isRecord(body)) return;
+  assignedRoles(body.assign, childPointer(pointer, 'assign'), names);
+  assignedRoles(body.approvers, childPointer(pointer, 'approvers'), names);
+  eachMapping(body.escalations, childPointer(pointer, 'escalations'), (escalation, at) => assignedRoles(escalation.to, childPointer(at, 'to'), names));
 }
 
 /** Collects references, skipping values that are computed rather than written. */

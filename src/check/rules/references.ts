@@ -99,6 +99,14 @@ export const references = defineRule({
       summary: 'An artifact slot names no ArtifactType of the package or its requires.',
       message: missing('ArtifactType'),
     },
+    invalid_approval_schema: {
+      severity: 'error',
+      summary: 'An approval invokes an external_write skill by name only, or from the rejected outcome (the core refuses it when it publishes the task type).',
+      message: (d: { field: string; skill: string; reason: 'external_write_not_pinned' | 'external_write_on_rejected' }) =>
+        d.reason === 'external_write_not_pinned'
+          ? `${d.field}: skill '${d.skill}' writes to an external system, so an approval invokes it by name@version (external_write_not_pinned)`
+          : `${d.field}: skill '${d.skill}' writes to an external system, and a rejection must not do that (external_write_on_rejected)`,
+    },
     invalid_artifact_schema: {
       severity: 'error',
       summary: "An output slot's mediaTypes allow a media type that its ArtifactType does not (the core refuses it when it publishes the task type).",
@@ -129,7 +137,10 @@ export const references = defineRule({
         else context.report('unknown_role', place, data, { hint: 'write role:<key of a Role>' });
       }
       for (const reference of found.references) resolve(context, object, reference, retired, connectionKeys);
-      if (object.kind === 'TaskType') checkMediaNarrowing(context, object);
+      if (object.kind === 'TaskType') {
+        checkMediaNarrowing(context, object);
+        checkExternalWrites(context, object);
+      }
     }
   },
 });
@@ -158,6 +169,8 @@ function resolve(context: Context, object: PackageObject, reference: Reference, 
   }
   if (reference.target === 'TaskType' && reference.id === SYSTEM_TASK_TYPE) return;
   if (context.lookup(object.package, reference.target, reference.id)) return;
+  // An approval may invoke a skill by name: the core takes its latest version.
+  if (reference.target === 'Skill' && !reference.id.includes('@') && context.workspace.visibleIds(object.package, 'Skill').some((id) => id.startsWith(`${reference.id}@`))) return;
   const hint = hintFor(context, object.package, reference.target, reference.id);
   const code = reference.mayBeInTenant ? 'agent_not_declared' : CODE_OF[reference.target];
   context.report(code, place, data, hint ? { hint } : {});
@@ -198,6 +211,36 @@ function checkMediaNarrowing(context: Context, object: PackageObject): void {
       );
     });
   });
+}
+
+/**
+ * What an approval may invoke (the registry checks of the core's publication): a skill that writes to an
+ * external system — any visible version of it external_write — is pinned name@version, and never invoked by a
+ * rejection.
+ */
+function checkExternalWrites(context: Context, object: PackageObject): void {
+  const gates = isRecord(object.spec.approvalSchema) ? object.spec.approvalSchema.gates : undefined;
+  if (!isRecord(gates)) return;
+  for (const [gate, body] of Object.entries(gates)) {
+    const outcomes = isRecord(body) ? body.outcomes : undefined;
+    if (!isRecord(outcomes)) continue;
+    for (const [outcome, actions] of Object.entries(outcomes)) {
+      eachMapping(actions, `/spec/approvalSchema/gates/${gate}/outcomes/${outcome}`, (action, pointer) => {
+        const skill = isRecord(action.invokeSkill) ? action.invokeSkill.skill : undefined;
+        if (typeof skill !== 'string' || isComputed(skill) || !writesExternally(context, object.package, skill.split('@')[0]!)) return;
+        const place = { document: object.document, pointer: `${pointer}/invokeSkill/skill` };
+        const field = fieldOf(place.pointer);
+        if (!skill.includes('@')) context.report('invalid_approval_schema', place, { field, skill, reason: 'external_write_not_pinned' }, { hint: `pin a version: ${skill}@<version>` });
+        if (outcome === 'rejected') context.report('invalid_approval_schema', place, { field, skill, reason: 'external_write_on_rejected' }, { hint: 'invoke it on approval, or comment on a rejection' });
+      });
+    }
+  }
+}
+
+/** Some version of skill `key` that package `from` sees writes to an external system. */
+function writesExternally(context: Context, from: string, key: string): boolean {
+  const visible = new Set(context.workspace.visiblePackages(from));
+  return context.workspace.objects('Skill').some((skill) => skill.key === key && visible.has(skill.package) && skill.spec.sideEffects === 'external_write');
 }
 
 /** `*\/*` covers everything, `text/*` covers `text/…`; parameters (`; charset=…`) and case do not matter. */

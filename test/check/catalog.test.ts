@@ -34,6 +34,8 @@ const NOT_CODES: Record<string, string> = {
   cancel_work: 'a kind of work rule actions',
   complete_work: 'a kind of work rule actions',
   request_decision: 'a kind of work rule actions',
+  external_write_not_pinned: 'a reason the core gives in invalid_approval_schema',
+  external_write_on_rejected: 'a reason the core gives in invalid_approval_schema',
   invalid_wrapper: 'a former code, named in docs/findings.md as invalid_document',
   data_ref_invalid: 'a former code, named in docs/findings.md as unresolved_data_ref',
   artifact_media_wider: 'a former code, named in docs/findings.md as invalid_artifact_schema',

@@ -23,7 +23,7 @@ const SEGMENT = /\.([A-Za-z0-9_-]+)|\[([^\]\s]*)\]/g;
 const MAX_TRUNCATE = 100_000;
 
 /** Fields of a task (and of the task that spawned it) an expression reads directly. */
-export const TASK_FIELDS: ReadonlySet<string> = new Set(['id', 'publicId', 'title', 'description', 'assigneeId', 'workspaceId', 'status', 'priority']);
+const TASK_FIELDS: ReadonlySet<string> = new Set(['id', 'publicId', 'title', 'description', 'assigneeId', 'workspaceId', 'status', 'priority']);
 const APPROVAL_FIELDS: ReadonlySet<string> = new Set(['id', 'comment', 'decidedBy', 'decidedAt', 'outcome']);
 const INVOCATION_FIELDS: ReadonlySet<string> = new Set(['id', 'skill', 'status']);
 
@@ -52,7 +52,7 @@ export function wholeExpression(text: string): Expression | undefined {
 }
 
 /** Why the filter of an expression is not `truncate:N` with 1 ≤ N ≤ 100 000. */
-export function filterProblem(expression: Expression): string | undefined {
+function filterProblem(expression: Expression): string | undefined {
   if (expression.filter === undefined) return undefined;
   const match = /^truncate:([0-9]+)$/.exec(expression.filter);
   const limit = match ? Number(match[1]) : NaN;

@@ -6,6 +6,7 @@
  * fixed. The rules of `check` (src/check/rules/) decide which objects they run on and report them.
  */
 import { childPointer } from '../../json/pointer.js';
+import { dottedPath } from '../../process/index.js';
 
 export interface DomainProblem {
   /** The core's code (`invalid_lifecycle_schema`, `invalid_rule_condition`, …). */
@@ -45,37 +46,16 @@ export class Problems {
   addAll(problems: readonly DomainProblem[]): void {
     this.list.push(...problems);
   }
-
-  get size(): number {
-    return this.list.length;
-  }
 }
 
 /** `/spec/lifecycleSchema/statuses/1/key` → `lifecycleSchema.statuses[1].key`; `/key` → `key`. */
 export function fieldOf(pointer: string): string {
-  const segments = pointer.split('/').slice(1);
-  const start = segments[0] === 'spec' && segments.length > 1 ? 1 : 0;
-  return segments
-    .slice(start)
-    .map((segment, index) => {
-      const name = segment.replace(/~1/g, '/').replace(/~0/g, '~');
-      if (/^\d+$/.test(name)) return `[${name}]`;
-      return index === 0 ? name : `.${name}`;
-    })
-    .join('');
+  return dottedPath(pointer).replace(/^spec\./, '');
 }
 
 /** The pointer of a member path under `base`: `at('/spec/x', 'a', 0)` → `/spec/x/a/0`. */
 export function at(base: string, ...segments: (string | number)[]): string {
   return segments.reduce<string>((pointer, segment) => childPointer(pointer, segment), base);
-}
-
-/** Python's `repr` of a short value, as the core's messages quote them. */
-export function quoted(value: unknown): string {
-  if (typeof value === 'string') return `'${value}'`;
-  if (value === null || value === undefined) return 'None';
-  if (typeof value === 'boolean') return value ? 'True' : 'False';
-  return JSON.stringify(value);
 }
 
 /** A list of names as the core's messages print it: `['a', 'b']`. */

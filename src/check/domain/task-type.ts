@@ -12,7 +12,7 @@ import { lifecycleProblems } from './lifecycle.js';
 import { at, isInteger, isText, listed, Problems, type DomainProblem } from './problems.js';
 
 /** The lifecycle every task type has unless it declares its own. */
-export const SYSTEM_LIFECYCLE: Statuses = new Map([
+const SYSTEM_LIFECYCLE: Statuses = new Map([
   ['backlog', 'backlog'],
   ['todo', 'active'],
   ['in_progress', 'active'],
@@ -44,7 +44,7 @@ const INPUT_PATH = /^\$(?:\.[A-Za-z_][A-Za-z0-9_-]*|\[[0-9]{1,6}\])*$/;
 const MAX_INPUTS = 100;
 
 /** `execution`: one skill version the task is executed by, and the paths of its inputs. */
-export function executionProblems(value: unknown, pointer: string): DomainProblem[] {
+function executionProblems(value: unknown, pointer: string): DomainProblem[] {
   if (value === undefined || value === null) return [];
   const problems = new Problems('invalid_task_execution');
   if (!isRecord(value)) {
@@ -81,7 +81,7 @@ const STEP_FIELDS = ['relation', 'direction', 'depth', 'limit', 'from'];
 const NAME = /^[a-z][a-z0-9_]{0,62}$/;
 
 /** `contextSchema`: the context profile of the task — anchors in memory and how far to walk from them. */
-export function contextProblems(value: unknown, pointer: string): DomainProblem[] {
+function contextProblems(value: unknown, pointer: string): DomainProblem[] {
   if (value === undefined || value === null || (isRecord(value) && Object.keys(value).length === 0)) return [];
   const problems = new Problems('invalid_context_schema');
   if (!isRecord(value)) {
@@ -170,7 +170,7 @@ const MEDIA_PATTERN = /^(?:\*\/\*|[a-z0-9][a-z0-9!#$&^_.+-]*\/(?:\*|[a-z0-9][a-z
 const SLOT_FIELDS = { inputs: ['key', 'type', 'from', 'required'], outputs: ['key', 'type', 'required', 'mediaTypes', 'content'] } as const;
 
 /** `artifactSchema`: the artifacts a task takes (from related tasks) and gives. */
-export function artifactSchemaProblems(value: unknown, pointer: string): DomainProblem[] {
+function artifactSchemaProblems(value: unknown, pointer: string): DomainProblem[] {
   if (value === undefined || value === null) return [];
   const problems = new Problems('invalid_artifact_schema');
   if (!isRecord(value)) {
@@ -240,7 +240,7 @@ const SKILL_VERSION = /^[^@\s]{1,200}@[^@\s]{1,50}$/;
  * `acceptance`: the checks of the verification stage — their form (as the request model has it), unique
  * keys, and each spec by the grammar of its kind.
  */
-export function acceptanceProblems(value: unknown, pointer: string): DomainProblem[] {
+function acceptanceProblems(value: unknown, pointer: string): DomainProblem[] {
   if (!Array.isArray(value)) return [];
   const problems = new Problems('invalid_acceptance_spec');
   if (value.length > 50) problems.add(pointer, 'at most 50 acceptance checks are allowed', { code: 'invalid_task_type' });
@@ -301,7 +301,7 @@ function artifactCheck(value: unknown, pointer: string, problems: Problems): voi
 const ROLE_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 
 /** `executorRoles`: at most 20 distinct role slugs of two characters or more. */
-export function executorRolesProblems(value: unknown, pointer: string): DomainProblem[] {
+function executorRolesProblems(value: unknown, pointer: string): DomainProblem[] {
   if (value === undefined || value === null) return [];
   const problems = new Problems('invalid_executor_roles');
   if (!Array.isArray(value) || value.length > 20) {

@@ -1,8 +1,9 @@
 import { childPointer } from '../../json/pointer.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject } from '../../model/package.js';
-import { dottedPath, processModel } from '../../process/index.js';
+import { processModel } from '../../process/index.js';
 import type { Workspace } from '../../model/workspace.js';
+import { fieldOf } from '../domain/problems.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { eachMapping, eachString, installationSpec, stringsOf } from '../values.js';
 import { isRecord } from '../../json/guards.js';
@@ -473,9 +474,4 @@ function isComputed(value: string): boolean {
 
 function isVersion(value: unknown): value is string | number {
   return typeof value === 'string' || typeof value === 'number';
-}
-
-/** `/spec/action/taskTypes/0` → `action.taskTypes[0]`. */
-function fieldOf(pointer: string): string {
-  return dottedPath(pointer).replace(/^spec\./, '');
 }

@@ -121,9 +121,8 @@ export function objectTemplates(kind: ObjectKind, key: string, context: Template
       return [
         file('rules', 'object', `The work rule ${key}: an observation of kind ${key}.requested becomes a task.`, object(kind, key, {
           description: title,
-          trigger: { kind: 'observation' },
-          condition: { eq: [{ var: 'observation.kind' }, `${key}.requested`] },
-          action: { kind: 'ensure_work', taskType: 'task', dedupKeyTemplate: `${key}:{{observation.id}}` },
+          trigger: { kind: 'observation', type: `${key}.requested` },
+          action: { kind: 'ensure_work', taskType: 'task', dedupKeyTemplate: `${key}:{{payload.id}}`, fields: { title: `${title}: {{payload.id}}` } },
         })),
       ];
     case 'NotificationRule':

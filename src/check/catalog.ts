@@ -12,27 +12,29 @@ export interface CodeInfo {
   summary: string;
   /** `load`, `schema`, `lock`, `plan`, or the id of the rule that reports it. */
   source: string;
+  /** The core's package check (`packages:test`) reports it too, under this code and severity. */
+  core?: true;
 }
 
-type Entry = readonly [code: string, severity: CodeInfo['severity'], summary: string];
+type Entry = readonly [code: string, severity: CodeInfo['severity'], summary: string, core?: 'core'];
 
 function entries(source: string, list: readonly Entry[]): CodeInfo[] {
-  return list.map(([code, severity, summary]) => ({ code, severity, summary, source }));
+  return list.map(([code, severity, summary, core]) => ({ code, severity, summary, source, ...(core ? { core: true as const } : {}) }));
 }
 
 /** Problems found while reading files and resolving packages (src/load/). */
 const LOAD_CODES = entries('load', [
   ['read_failed', 'error', 'A file cannot be read (missing, a directory, no permission).'],
-  ['invalid_yaml', 'error', 'Not YAML 1.2 as packages use it: syntax, several documents, non-JSON tags or values (.inf, !!binary), duplicate keys, recursive or runaway aliases.'],
+  ['invalid_yaml', 'error', 'Not YAML 1.2 as packages use it: syntax, several documents, non-JSON tags or values (.inf, !!binary), duplicate keys, recursive or runaway aliases.', 'core'],
   ['invalid_json', 'error', 'Not JSON: syntax, a duplicate key, a non-finite number, a lone surrogate, not UTF-8.'],
-  ['invalid_wrapper', 'error', 'A file is not the wrapper {apiVersion: taimen.ai/v1, kind, key, spec}, or package.yaml is not kind: Package.'],
-  ['unknown_kind', 'error', 'An object file has a kind that is neither a catalog kind nor View/Component.'],
+  ['invalid_document', 'error', 'A file is not the wrapper {apiVersion: taimen.ai/v1, kind, key, spec}, package.yaml is not kind: Package, or the key of a Process or Calendar is not ^[a-z0-9][a-z0-9_-]{0,62}$ — the core refuses the package.', 'core'],
+  ['unknown_kind', 'error', 'An object file has a kind that is neither a catalog kind nor View/Component (KnowledgePack is package-sdk\'s own: it never reaches the core, the knowledge section of plan registers it).', 'core'],
   ['installation_invalid', 'error', 'The --install file is not kind: Installation.'],
   ['package_not_found', 'error', 'A package named by a target, an installation or a requires entry is nowhere to be found.'],
   ['package_key_mismatch', 'error', 'A manifest key differs from its directory name or from the key the installation gives it.'],
   ['duplicate_package', 'error', 'Two different directories hold packages with the same key.'],
   ['requires_cycle', 'error', 'Packages require each other (a → b → a).'],
-  ['data_ref_invalid', 'error', 'A Process spec.data {$ref} points outside the package, at no file, or at something other than a JSON Schema object.'],
+  ['unresolved_data_ref', 'error', 'A Process spec.data {$ref} points outside the package, at no file, or at something other than a JSON Schema object — the core cannot inline it.', 'core'],
 ]);
 
 /** Git sources and packages.lock (src/lock/): check and plan report them while loading, lock while writing the lock. */
@@ -91,24 +93,36 @@ const PLAN_CODES = entries('plan', [
   ['apply_failed', 'error', 'A write failed half-way: plan and apply again to complete.'],
 ]);
 
+/**
+ * Codes `check` reported before it took the core's code for the same mistake: [former, now]. A CI filter on a
+ * former code should name the new one.
+ */
+const FORMER_CODES: readonly (readonly [former: string, now: string])[] = [
+  ['invalid_wrapper', 'invalid_document'],
+  ['data_ref_invalid', 'unresolved_data_ref'],
+  ['artifact_media_wider', 'invalid_artifact_schema'],
+];
+
 export function codeCatalog(): CodeInfo[] {
   const ruleCodes = new Map<string, CodeInfo>();
   for (const rule of RULES) {
     for (const [code, meta] of Object.entries(rule.codes)) {
       const known = ruleCodes.get(code);
-      ruleCodes.set(code, known ? sharedCode(known, meta, rule.id) : { code, severity: meta.severity, summary: meta.summary, source: rule.id });
+      const info: CodeInfo = { code, severity: meta.severity, summary: meta.summary, source: rule.id, ...(meta.core ? { core: true as const } : {}) };
+      ruleCodes.set(code, known ? sharedCode(known, info) : info);
     }
   }
   return [...LOAD_CODES, ...LOCK_CODES, ...SCHEMA_CODES, ...ruleCodes.values(), ...PLAN_CODES];
 }
 
 /** A code that several families report (unknown_skill of processes and of views): one entry naming them all. */
-function sharedCode(known: CodeInfo, meta: { severity: Severity; summary: string }, source: string): CodeInfo {
+function sharedCode(known: CodeInfo, other: CodeInfo): CodeInfo {
   return {
     code: known.code,
-    severity: known.severity === meta.severity ? known.severity : 'warning/error',
-    summary: known.summary.includes(meta.summary) ? known.summary : `${known.summary} ${meta.summary}`,
-    source: `${known.source}, ${source}`,
+    severity: known.severity === other.severity ? known.severity : 'warning/error',
+    summary: known.summary.includes(other.summary) ? known.summary : `${known.summary} ${other.summary}`,
+    source: `${known.source}, ${other.source}`,
+    ...(known.core || other.core ? { core: true as const } : {}),
   };
 }
 
@@ -127,11 +141,26 @@ export function renderFindingsDoc(): string {
     'Errors make `check` exit 1; warnings do not. A finding can be silenced on the next line with',
     '`# package-sdk-disable-next-line <code>` (it is still listed as suppressed).',
     '',
-    '| Code | Severity | Reported by | Meaning |',
-    '|---|---|---|---|',
+    'The column *Core* marks the codes the core reports too when it checks a package (`POST /packages:test`), under',
+    'the same code and severity; the local core (`core serve`) runs exactly those. Codes of the core\'s checks at',
+    'publication (skills, connection types, artifact types, project templates) say so in their meaning.',
+    '',
+    '| Code | Severity | Core | Reported by | Meaning |',
+    '|---|---|---|---|---|',
   ];
   for (const info of codeCatalog()) {
-    lines.push(`| <a id="${info.code}"></a>\`${info.code}\` | ${info.severity} | ${info.source} | ${info.summary.replace(/\|/g, '\\|')} |`);
+    lines.push(`| <a id="${info.code}"></a>\`${info.code}\` | ${info.severity} | ${info.core ? 'yes' : ''} | ${info.source} | ${info.summary.replace(/\|/g, '\\|')} |`);
   }
+  lines.push(
+    '',
+    '## Former codes',
+    '',
+    'Where `check` had a code of its own for a mistake the core reports under another, it now reports the core\'s. A CI',
+    'filter on a former code should name the new one.',
+    '',
+    '| Former code | Now |',
+    '|---|---|',
+    ...FORMER_CODES.map(([former, now]) => `| \`${former}\` | [\`${now}\`](#${now}) |`),
+  );
   return `${lines.join('\n')}\n`;
 }

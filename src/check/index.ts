@@ -20,6 +20,8 @@ export interface CheckReport {
   ok: boolean;
   errors: Finding[];
   warnings: Finding[];
+  /** What was not checked, and why (an object the core's checks skip): never counted, never silenced. */
+  notes: Finding[];
   /** Findings silenced by `# package-sdk-disable-next-line <code>`: reported, never silent. */
   suppressed: Finding[];
   packages: number;
@@ -77,6 +79,7 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
       ok: errors.length === 0,
       errors,
       warnings: marked.filter((f) => f.severity === 'warning' && !f.suppressed),
+      notes: marked.filter((f) => f.severity === 'note' && !f.suppressed),
       suppressed: marked.filter((f) => f.suppressed),
       packages: workspace.packages.length,
       objects: workspace.packages.reduce((n, pkg) => n + pkg.objects.length, 0) + workspace.files.filter((f) => f.role === 'object').length,
@@ -92,6 +95,7 @@ function* schemaTargets(workspace: Workspace): Generator<[SourceDocument, Schema
     yield [pkg.manifest, 'object'];
     for (const object of pkg.objects) yield [object.document, 'object'];
     for (const test of pkg.tests) yield [test.document, 'test'];
+    for (const template of pkg.templates) yield [template.document, 'knowledge-template'];
   }
   for (const file of workspace.files) {
     const schema = schemaOfLooseFile(file);

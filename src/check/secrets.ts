@@ -8,6 +8,12 @@
 /** Fragments of a normalised name (lowercase, without `-` and `_`) that make it a secret name. */
 const SECRET_NAME_PARTS = ['password', 'passwd', 'secret', 'token', 'apikey', 'privatekey', 'credential', 'authorization', 'clientsecret'];
 
+/**
+ * Matches a text that may hold a secret-like name: one of the fragments, with `-` or `_` anywhere in it. A
+ * document whose JSON does not match has no member named like a secret, and need not be walked.
+ */
+export const SECRET_NAME_TEXT = new RegExp(SECRET_NAME_PARTS.map((part) => [...part].join('[-_]*')).join('|'), 'i');
+
 /** A reference to a secret kept elsewhere is how a package names one, so it is not a secret itself. */
 const SECRET_REFERENCE_NAMES: ReadonlySet<string> = new Set(['secretref']);
 
@@ -31,21 +37,23 @@ export interface CredentialMaterial {
 }
 
 /**
- * Shapes of access material, most specific first. Each is written so that ordinary prose, URLs and
- * `${VARIABLE}` / `{{template}}` placeholders do not match.
+ * Shapes of access material, as the core's secret_material knows them (compat-core-validators.md §0.3): a PEM
+ * private key, provider tokens (sk-/rk-, GitHub, Slack, AWS, Google), a bearer token, a JSON Web Token, and an
+ * assignment of a long value to a password, secret, token or key. Ordinary prose, URLs and `${VARIABLE}` /
+ * `{{template}}` placeholders do not match: talking about secrets is fine.
  */
 const CREDENTIAL_PATTERNS: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'a PEM private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/ },
-  { kind: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/ },
-  { kind: 'a Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
-  { kind: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
-  { kind: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}/ },
-  { kind: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
-  { kind: 'an API key (sk-/rk-)', pattern: /\b[sr]k[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_-]{20,}/ },
-  { kind: 'a bearer token', pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{20,}=*/ },
+  { kind: 'a GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/ },
+  { kind: 'a Slack token', pattern: /\bxox[baprs]-[A-Za-z0-9-]{10,}/ },
+  { kind: 'an AWS access key id', pattern: /\bAKIA[0-9A-Z]{16}/ },
+  { kind: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{30,}/ },
+  { kind: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
+  { kind: 'an API key (sk-/rk-)', pattern: /\b[sr]k-[A-Za-z0-9_-]{16,}/ },
+  { kind: 'a bearer token', pattern: /\bBearer [A-Za-z0-9._~+/=-]{20,}/i },
   {
     kind: 'a password assignment',
-    pattern: /\b(?:password|passwd|pwd|secret|token|api[_-]?key|client[_-]?secret|access[_-]?key)\s*[=:]\s*["']?(?![$]\{|\{\{)[^\s"'&;,]{16,}/i,
+    pattern: /\b(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)\s*[=:]\s*["']?[A-Za-z0-9+/=_.-]{16,}/i,
   },
 ];
 

@@ -12,7 +12,7 @@
  * | lock_required        | error    | a git entry has no entry in packages.lock (from the default resolver, src/lock/) |
  * | lock_invalid         | error    | packages.lock cannot be read as package-sdk.lock/v1                        |
  * | (git source codes)   |          | whatever the git resolver reports (src/lock/resolver.ts)                   |
- * | invalid_wrapper, package_not_found, requires_cycle, package_key_mismatch … | | see package.ts, package-set.ts |
+ * | invalid_document, package_not_found, requires_cycle, package_key_mismatch … | | see package.ts, package-set.ts |
  */
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Finding } from '../model/finding.js';

@@ -1,17 +1,19 @@
 /**
- * Loading one package directory (compat-package-sdk-check.md §1.3): package.yaml, then every `*.yaml`
- * below it in path order — objects by their `kind`, `tests/**\/*.test.yaml` as tests, `i18n/*.yaml` as
- * dictionaries; `schemas/` and `.layout/` are skipped. A bad file is a finding and the others still load.
+ * Loading one package directory as the core reads it (compat-core-packages.md §2): package.yaml, then every
+ * `*.yaml` or `*.yml` below it in path order — objects by their `kind`, `tests/**\/*.test.yaml` as tests,
+ * `i18n/*.yaml` as dictionaries, `templates/*.yaml` as upload templates of knowledge kinds (package data of the
+ * knowledge side, not catalog objects); `schemas/` and `.layout/` are skipped. A bad file is a
+ * finding and the others still load.
  *
  * | code                 | severity | when                                                                        |
  * |----------------------|----------|-----------------------------------------------------------------------------|
  * | package_not_found    | error    | the directory has no package.yaml                                           |
- * | invalid_wrapper      | error    | a file is not `{apiVersion: taimen.ai/v1, kind, key, spec}` (kind and key   |
+ * | invalid_document     | error    | a file is not `{apiVersion: taimen.ai/v1, kind, key, spec}` (kind and key   |
  * |                      |          | strings, spec a mapping), or package.yaml is not `kind: Package`            |
  * | unknown_kind         | error    | an object file's kind is neither a catalog kind nor View/Component          |
  * | package_key_mismatch | error    | the manifest key differs from the real directory name or from the key the   |
  * |                      |          | installation gives the package                                              |
- * | data_ref_invalid     | error    | a Process `spec.data: {$ref}` points outside the package, at no file, at a   |
+ * | unresolved_data_ref  | error    | a Process `spec.data: {$ref}` points outside the package, at no file, at a   |
  * |                      |          | file that does not load, or at something other than a JSON Schema object    |
  * | invalid_yaml, invalid_json, read_failed | error | see yaml.ts, json.ts, source.ts                             |
  */
@@ -31,6 +33,10 @@ export const API_VERSION = 'taimen.ai/v1';
 export const MANIFEST = 'package.yaml';
 /** Top-level folders of a package that hold no objects. */
 const SKIPPED_FOLDERS = new Set(['schemas', '.layout']);
+/** The folder of upload template refinements, `templates/<kind>.yaml`. */
+const TEMPLATES = 'templates';
+/** Test files: `tests/**\/*.test.yaml` (or `.test.yml`). */
+const TEST_FILE = /\.test\.ya?ml$/;
 
 export interface LoadPackageOptions {
   /** Directory that displayed file paths are relative to (default: the process's cwd). */
@@ -72,7 +78,7 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
   if (loaded === undefined) return { findings };
   const { document: manifest, envelope } = loaded;
   if (envelope.kind !== 'Package') {
-    findings.push(at(manifest, 'invalid_wrapper', '/kind', `${MANIFEST} holds kind '${envelope.kind}'; a package manifest is kind: Package`));
+    findings.push(at(manifest, 'invalid_document', '/kind', `${MANIFEST} holds kind '${envelope.kind}'; a package manifest is kind: Package`));
     return { findings };
   }
   const key = envelope.key;
@@ -94,6 +100,7 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
     tests: [],
     dictionaries: [],
     dataSchemas: [],
+    templates: [],
   };
   if (typeof envelope.spec.version === 'string') pkg.version = envelope.spec.version;
   if (options.source !== undefined) pkg.source = options.source;
@@ -107,6 +114,7 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
     const [top] = path.split('/');
     if (top === 'i18n') pkg.dictionaries.push(dictionary(path, result.document));
     else if (top === 'tests') pkg.tests.push(packageTest(path, result.document, key));
+    else if (top === TEMPLATES) pkg.templates.push({ file: result.document.file, document: result.document });
     else {
       const object = packageObject(result.document, key, findings);
       if (object === undefined) continue;
@@ -145,7 +153,7 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
         if (prefix.length === 0 && (SKIPPED_FOLDERS.has(entry.name) || entry.name === '.git')) continue;
         await walk(full, segments);
       } else if (isFile && isPackageFile(segments) && !(prefix.length === 0 && entry.name === MANIFEST)) {
-        if (segments[0] === 'tests' && !entry.name.endsWith('.test.yaml')) continue;
+        if (segments[0] === 'tests' && !TEST_FILE.test(entry.name)) continue;
         out.push(segments.join('/'));
       }
     }
@@ -154,10 +162,14 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
   return out.sort(comparePaths);
 }
 
-/** `*.yaml` anywhere; under `i18n/` also `*.yml`, which the dictionary rules report as misnamed. */
+/**
+ * `*.yaml` anywhere; `*.yml` too, as the core reads them, except under a dot folder: plan sends no dot path to
+ * the core, and `.github/workflows/*.yml` are CI files, not objects. (Under `i18n/` the dictionary rules want
+ * `.yaml`.)
+ */
 function isPackageFile(segments: readonly string[]): boolean {
   const name = segments[segments.length - 1] ?? '';
-  return name.endsWith('.yaml') || (segments[0] === 'i18n' && name.endsWith('.yml'));
+  return name.endsWith('.yaml') || (name.endsWith('.yml') && !segments.slice(0, -1).some((segment) => segment.startsWith('.')));
 }
 
 /** Path order as the reference sorts `Path` objects: segment by segment. */
@@ -183,26 +195,26 @@ export async function loadEnvelopeFile(
   return envelope === undefined ? undefined : { document: loaded.document, envelope };
 }
 
-/** The envelope of `document`, or undefined after an `invalid_wrapper` finding. */
+/** The envelope of `document`, or undefined after an `invalid_document` finding. */
 export function checkEnvelope(document: SourceDocument, findings: Finding[]): Envelope | undefined {
   const value = document.value;
   if (!isRecord(value)) {
-    findings.push(at(document, 'invalid_wrapper', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required`));
+    findings.push(at(document, 'invalid_document', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required`));
     return undefined;
   }
   const before = findings.length;
   for (const field of ['apiVersion', 'kind', 'key', 'spec']) {
     if (!(field in value)) {
-      findings.push(at(document, 'invalid_wrapper', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required — '${field}' is missing`));
+      findings.push(at(document, 'invalid_document', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required — '${field}' is missing`));
       return undefined;
     }
   }
   if (value.apiVersion !== API_VERSION) {
-    findings.push(at(document, 'invalid_wrapper', '/apiVersion', `apiVersion is ${JSON.stringify(value.apiVersion)}; a package file is apiVersion: ${API_VERSION}`));
+    findings.push(at(document, 'invalid_document', '/apiVersion', `apiVersion is ${JSON.stringify(value.apiVersion)}; a package file is apiVersion: ${API_VERSION}`));
   }
-  if (typeof value.kind !== 'string') findings.push(at(document, 'invalid_wrapper', '/kind', 'kind is a string'));
-  if (typeof value.key !== 'string') findings.push(at(document, 'invalid_wrapper', '/key', 'key is a string'));
-  if (!isRecord(value.spec)) findings.push(at(document, 'invalid_wrapper', '/spec', 'spec is a mapping (an object)'));
+  if (typeof value.kind !== 'string') findings.push(at(document, 'invalid_document', '/kind', 'kind is a string'));
+  if (typeof value.key !== 'string') findings.push(at(document, 'invalid_document', '/key', 'key is a string'));
+  if (!isRecord(value.spec)) findings.push(at(document, 'invalid_document', '/spec', 'spec is a mapping (an object)'));
   if (findings.length > before) return undefined;
   return value as unknown as Envelope;
 }
@@ -225,7 +237,7 @@ function packageObject(document: SourceDocument, pkg: string, findings: Finding[
 }
 
 function packageTest(path: string, document: SourceDocument, pkg: string): PackageTest {
-  return { name: basename(path, '.test.yaml'), file: document.file, document, package: pkg };
+  return { name: basename(path).replace(TEST_FILE, ''), file: document.file, document, package: pkg };
 }
 
 function dictionary(path: string, document: SourceDocument): Dictionary {
@@ -267,7 +279,7 @@ async function attachDataSchema(
   const ref = data.$ref;
   if (ref.startsWith('#') || ref.includes('://')) return;
   const fail = (message: string): void => {
-    findings.push(at(process.document, 'data_ref_invalid', '/spec/data/$ref', `data.$ref '${ref}' ${message}`));
+    findings.push(at(process.document, 'unresolved_data_ref', '/spec/data/$ref', `data.$ref '${ref}' ${message}`));
   };
   const target = resolve(pkg.dir, dirname(path), ref);
   if (!isInside(pkg.dir, target)) return fail('points outside the package');

@@ -98,6 +98,6 @@ async function loadLooseFile(cwd: string, path: string, findings: Finding[]): Pr
   const document = result.document;
   if (document === undefined) return [];
   const value = document.value;
-  const role = file.endsWith('.test.yaml') ? 'test' : isRecord(value) && 'apiVersion' in value && 'kind' in value ? 'object' : 'document';
+  const role = /\.test\.ya?ml$/.test(file) ? 'test' : isRecord(value) && 'apiVersion' in value && 'kind' in value ? 'object' : 'document';
   return [{ role, file, document }];
 }

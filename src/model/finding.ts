@@ -4,7 +4,8 @@
  */
 import type { Span } from '../json/document.js';
 
-export type Severity = 'error' | 'warning';
+/** An error fails the command; a warning does not; a note says what was not checked, and why. */
+export type Severity = 'error' | 'warning' | 'note';
 
 export interface Finding extends Span {
   /** Stable snake_case code (the reference implementation's code where it has one). */

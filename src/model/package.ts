@@ -63,6 +63,15 @@ export interface Dictionary {
   document: SourceDocument;
 }
 
+/**
+ * An upload template refinement `templates/<kind>.yaml` (knowledge-template.schema.json): how the sheet of a
+ * knowledge kind is presented for upload. Package data for the knowledge side, not an object of the core.
+ */
+export interface UploadTemplate {
+  file: string;
+  document: SourceDocument;
+}
+
 export interface Package {
   key: string;
   /** Real absolute directory. */
@@ -78,6 +87,8 @@ export interface Package {
   dictionaries: Dictionary[];
   /** Data schemas referenced by processes, each loaded once. */
   dataSchemas: DataSchema[];
+  /** `templates/<kind>.yaml`: upload template refinements of knowledge kinds. */
+  templates: UploadTemplate[];
   /** How the installation names it; undefined for a package loaded by directory or from the cwd. */
   source?: PackageSource;
 }

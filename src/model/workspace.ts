@@ -92,14 +92,14 @@ export class Workspace {
     );
   }
 
-  /** Every loaded document (manifests, objects, tests, dictionaries, data schemas, loose files) by file. */
+  /** Every loaded document (manifests, objects, tests, dictionaries, data schemas, upload templates, loose files) by file. */
   documents(): Map<string, SourceDocument> {
     const out = new Map<string, SourceDocument>();
     const add = (document: SourceDocument): void => void out.set(document.file, document);
     if (this.installation !== undefined) add(this.installation.document);
     for (const pkg of this.packages) {
       add(pkg.manifest);
-      for (const part of [pkg.objects, pkg.tests, pkg.dictionaries, pkg.dataSchemas]) for (const item of part) add(item.document);
+      for (const part of [pkg.objects, pkg.tests, pkg.dictionaries, pkg.dataSchemas, pkg.templates]) for (const item of part) add(item.document);
     }
     for (const loose of this.files) add(loose.document);
     return out;

@@ -13,7 +13,7 @@ export function renderGithub(findings: readonly Finding[]): string {
         ...(f.endColumn !== undefined && f.endLine === f.line ? [`endColumn=${f.endColumn}`] : []),
         `title=${property(f.code)}`,
       ].join(',');
-      return `::${f.severity === 'error' ? 'error' : 'warning'} ${properties}::${data(f.hint ? `${f.message} (${f.hint})` : f.message)}`;
+      return `::${f.severity === 'note' ? 'notice' : f.severity} ${properties}::${data(f.hint ? `${f.message} (${f.hint})` : f.message)}`;
     })
     .join('\n');
 }

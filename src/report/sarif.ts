@@ -23,7 +23,7 @@ export function renderSarif(findings: readonly Finding[], tool: { version: strin
         results: findings.map((f) => ({
           ruleId: f.code,
           ruleIndex: codes.indexOf(f.code),
-          level: f.severity === 'error' ? 'error' : 'warning',
+          level: f.severity,
           message: { text: f.hint ? `${f.message} (${f.hint})` : f.message },
           locations: [
             {

@@ -9,7 +9,7 @@ const CONTEXT = 2;
  * with carets under the reported span and the hint. Without the source there is no frame, never a crash.
  */
 export function renderFinding(finding: Finding, source: string | undefined, paint: Paint): string {
-  const severity = finding.severity === 'error' ? paint.error('error') : paint.warning('warning');
+  const severity = finding.severity === 'error' ? paint.error('error') : finding.severity === 'warning' ? paint.warning('warning') : paint.dim('note');
   const head = `${finding.file}:${finding.line}:${finding.column}: ${severity} ${paint.bold(finding.code)}: ${finding.message}`;
   const out = [finding.suppressed ? `${head} ${paint.dim('(suppressed)')}` : head];
   if (source !== undefined) out.push(...codeFrame(finding, source, paint));
@@ -31,7 +31,7 @@ function codeFrame(finding: Finding, source: string, paint: Paint): string[] {
   const first = Math.max(1, finding.line - CONTEXT);
   const last = Math.min(lines.length, finding.line + CONTEXT);
   const gutter = String(last).length;
-  const mark = finding.severity === 'error' ? paint.error : paint.warning;
+  const mark = finding.severity === 'error' ? paint.error : finding.severity === 'warning' ? paint.warning : paint.dim;
   const out: string[] = [];
   for (let n = first; n <= last; n++) {
     const text = lines[n - 1] ?? '';

@@ -1,7 +1,7 @@
 /**
  * The rule tester (STYLE.md §1): a valid case gives no finding at all, and an invalid case gives exactly the
- * findings its expected.yaml lists — every code, in the order `check` reports them (errors, warnings, then
- * suppressed), each at its file, line, column and path, with its message and its hint. The message of a rule's
+ * findings its expected.yaml lists — every code, in the order `check` reports them (errors, warnings, notes,
+ * then suppressed), each at its file, line, column and path, with its message and its hint. The message of a rule's
  * code is built by the rule's own message function from the `data` the case writes, so a case states what the
  * rule says rather than a copy of its wording; the message of a code of loading or of the schema stage is
  * written word for word. The tester refuses a case that could pass without proving anything.
@@ -88,7 +88,7 @@ async function findingsOfCase(caseDir: string): Promise<Compared[]> {
 async function findingsOf(dir: string): Promise<Finding[]> {
   const install = existsSync(join(dir, 'packages.yaml')) ? { install: 'packages.yaml' } : {};
   const { report } = await check({ cwd: dir, ...install });
-  return [...report.errors, ...report.warnings, ...report.suppressed];
+  return [...report.errors, ...report.warnings, ...report.notes, ...report.suppressed];
 }
 
 function compared(finding: Finding): Compared {

@@ -1,11 +1,13 @@
 /**
  * Stage 1 as `check` reports it: every invalid example of fixtures/schema/ (one mistake each, named on its
- * first line as `# invalid: <instancePath> <keyword>`) gives exactly one `schema_violation`, at that node or
- * one of its members, on the line where the node is written.
+ * first line as `# invalid: <instancePath> <keyword>`) gives exactly one finding, at that node or one of its
+ * members, on the line where the node is written: a `schema_violation`, or the core's code where the mistake
+ * is in a part the core's domain validators check.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { coreCodeOfSchemaError } from '../../src/check/domain/schema-codes.js';
 import { schemaFindings } from '../../src/check/schema-stage.js';
 import { parseSource } from '../../src/load/source.js';
 
@@ -27,7 +29,7 @@ const cases = readdirSync(ROOT).flatMap((kind) =>
 describe('one schema finding per mistake', () => {
   it.each(cases)('$kind/$name', async ({ kind, file }) => {
     const text = readFileSync(file, 'utf8');
-    const [, written] = /^# invalid: (\S*) (\S+)/.exec(text) ?? [];
+    const [, written, keyword] = /^# invalid: (\S*) (\S+)/.exec(text) ?? [];
     const pointer = written === '""' ? '' : written;
     expect(pointer, 'the fixture names its mistake').toBeDefined();
     const { document, findings: loadFindings } = parseSource(readFileSync(file), file);
@@ -36,7 +38,8 @@ describe('one schema finding per mistake', () => {
     const findings = await schemaFindings(document!, isObject ? 'object' : (SCHEMA_OF[kind] ?? 'object'));
     expect(findings.map((f) => `${f.path} ${f.message}`), 'exactly one finding').toHaveLength(1);
     const [finding] = findings;
-    expect(finding!.code).toBe('schema_violation');
+    const objectKind = isObject ? (document!.value as { kind?: unknown }).kind : undefined;
+    expect(finding!.code).toBe(coreCodeOfSchemaError(objectKind, finding!.path, keyword!) ?? 'schema_violation');
     expect(`${finding!.path}/`.startsWith(`${pointer}/`), `${finding!.path} is at or under ${pointer}`).toBe(true);
     const key = document!.locate(pointer!, 'key');
     const value = document!.locate(pointer!, 'value');

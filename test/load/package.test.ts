@@ -62,15 +62,15 @@ describe('a package with bad files', async () => {
     expect(findings.map(summary)).toEqual([
       { code: 'unknown_kind', file: `${at}misc/typo.yaml`, line: 2, column: 7, path: '/kind' },
       { code: 'invalid_json', file: `${at}schemas/bad.json`, line: 2, column: 17, path: '' },
-      { code: 'data_ref_invalid', file: `${at}processes/bad-json.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
-      { code: 'data_ref_invalid', file: `${at}processes/missing.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
-      { code: 'data_ref_invalid', file: `${at}processes/not-object.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
-      { code: 'data_ref_invalid', file: `${at}processes/outside.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
+      { code: 'unresolved_data_ref', file: `${at}processes/bad-json.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
+      { code: 'unresolved_data_ref', file: `${at}processes/missing.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
+      { code: 'unresolved_data_ref', file: `${at}processes/not-object.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
+      { code: 'unresolved_data_ref', file: `${at}processes/outside.yaml`, line: 5, column: 16, path: '/spec/data/$ref' },
       { code: 'invalid_yaml', file: `${at}task-types/infinite.yaml`, line: 5, column: 10, path: '/spec/limit' },
-      { code: 'invalid_wrapper', file: `${at}task-types/no-spec.yaml`, line: 1, column: 1, path: '' },
-      { code: 'invalid_wrapper', file: `${at}task-types/spec-list.yaml`, line: 5, column: 3, path: '/spec' },
+      { code: 'invalid_document', file: `${at}task-types/no-spec.yaml`, line: 1, column: 1, path: '' },
+      { code: 'invalid_document', file: `${at}task-types/spec-list.yaml`, line: 5, column: 3, path: '/spec' },
       { code: 'invalid_yaml', file: `${at}task-types/syntax.yaml`, line: 6, column: 3, path: '' },
-      { code: 'invalid_wrapper', file: `${at}task-types/wrong-api.yaml`, line: 1, column: 13, path: '/apiVersion' },
+      { code: 'invalid_document', file: `${at}task-types/wrong-api.yaml`, line: 1, column: 13, path: '/apiVersion' },
     ]);
     expect(broken!.objects.map((o) => o.ref)).toEqual([
       'Process/bad-json', 'Process/missing', 'Process/not-object', 'Process/outside', 'TaskType/ok',
@@ -102,7 +102,7 @@ describe('the package manifest', () => {
   it('must be kind: Package', async () => {
     const { findings } = await loadPackage('fixtures/load/invalid/packages/manifest-kind', { cwd: ROOT });
     expect(findings.map(summary)).toEqual([
-      { code: 'invalid_wrapper', file: 'fixtures/load/invalid/packages/manifest-kind/package.yaml', line: 2, column: 7, path: '/kind' },
+      { code: 'invalid_document', file: 'fixtures/load/invalid/packages/manifest-kind/package.yaml', line: 2, column: 7, path: '/kind' },
     ]);
   });
 
@@ -138,5 +138,36 @@ describe('the package manifest', () => {
       const renamed = await loadPackage(join(temp, 'renamed'));
       expect(renamed.findings.map((f) => f.code)).toEqual(['package_key_mismatch']);
     });
+  });
+});
+
+describe('files as the core reads them', async () => {
+  const { overlay } = await import('../support/overlay.js');
+  const { check } = await import('../../src/check/index.js');
+  const { rmSync } = await import('node:fs');
+  const object = (kind: string, key: string, spec: string) => `apiVersion: taimen.ai/v1\nkind: ${kind}\nkey: ${key}\nspec:\n${spec}\n`;
+  const dir = overlay('check/_bases/shop', {
+    'packages/shop/roles/clerks.yml': object('Role', 'clerks', '  name: Clerks'),
+    'packages/shop/tests/clerks.test.yml': 'taskType: nothing\nsubject: taskType\nsteps: []\n',
+    'packages/shop/templates/customer.yaml': 'pack: company@1\nkind: customer\ncolumns:\n  - {field: key, header: Code}\n  - {field: title, header: Name}\n',
+    'packages/shop/templates/supplier.yaml': 'pack: company\nkind: supplier\ncolumns: [{header: Name}]\n',
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { package: shop, findings } = await loadPackage(join(dir, 'packages/shop'), { cwd: dir });
+
+  it('loads objects and tests from .yml files too', () => {
+    expect(findings).toEqual([]);
+    expect(shop!.objects.map((o) => o.ref)).toEqual(['Role/clerks']);
+    expect(shop!.tests.map((t) => [t.name, t.file])).toEqual([['clerks', 'packages/shop/tests/clerks.test.yml']]);
+  });
+
+  it('keeps the upload templates of templates/ apart, and checks them against knowledge-template.schema.json', async () => {
+    expect(shop!.templates.map((t) => t.file)).toEqual(['packages/shop/templates/customer.yaml', 'packages/shop/templates/supplier.yaml']);
+    const { report } = await check({ cwd: dir });
+    expect(report.errors.map((f) => `${f.code} ${f.file} ${f.path}`)).toEqual([
+      'schema_violation packages/shop/templates/supplier.yaml /pack',
+      'schema_violation packages/shop/templates/supplier.yaml /columns/0',
+      'schema_violation packages/shop/tests/clerks.test.yml ', // a test by its name, checked against test.schema.json
+    ]);
   });
 });

@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runTests } from '../../src/sandbox/index.js';
 
+/** The author the rules filter on: the core refuses a rule with target: task without an author filter. */
+const CHECKER = '3f2b9c1e-7a4d-4e5f-9b6a-1c2d3e4f5a6b';
+
 const ROOT = join(import.meta.dirname, '../..');
 
 const rule = (key: string, spec: string) => `apiVersion: taimen.ai/v1\nkind: WorkRule\nkey: ${key}\nspec:\n${spec}`;
@@ -26,7 +29,7 @@ steps:
   - emit: {event: order.placed, payload: {orderId: O-1, amount: 120}}
   - emit: {observation: order.flagged, payload: {data: {result: ok}}}
   - expect: {rules: []}
-  - emit: {observation: order.flagged, task: check-order, payload: {data: {result: ok}}}
+  - emit: {observation: order.flagged, task: check-order, by: ${CHECKER}, payload: {data: {result: ok}}}
   - expect:
       tasks: [{step: check-order}]
       rules: [{rule: misfiled, action: complete_work, step: check-order, result: skipped, reason: bound_task_type_not_listed}]
@@ -39,8 +42,8 @@ async function runWithExtraRules(scenario: string, more: Record<string, string> 
     const pkg = join(dir, 'engine-demo');
     const source = join(ROOT, 'fixtures/sandbox/packages/engine-demo');
     cpSync(source, pkg, { recursive: true, filter: (path) => !path.startsWith(join(source, 'tests')) });
-    writeFileSync(join(pkg, 'rules/misfiled.yaml'), rule('misfiled', '  trigger: {kind: observation, type: order.flagged}\n  action: {kind: complete_work, target: task, taskTypes: [task]}\n'));
-    writeFileSync(join(pkg, 'rules/switched-off.yaml'), rule('switched-off', '  status: disabled\n  trigger: {kind: observation, type: order.flagged}\n  action: {kind: cancel_work, target: task, taskTypes: [order-check]}\n'));
+    writeFileSync(join(pkg, 'rules/misfiled.yaml'), rule('misfiled', `  trigger: {kind: observation, type: order.flagged, actorId: ${CHECKER}}\n  action: {kind: complete_work, target: task, taskTypes: [task]}\n`));
+    writeFileSync(join(pkg, 'rules/switched-off.yaml'), rule('switched-off', `  status: disabled\n  trigger: {kind: observation, type: order.flagged, actorId: ${CHECKER}}\n  action: {kind: cancel_work, target: task, taskTypes: [order-check]}\n`));
     for (const [file, text] of Object.entries(more)) writeFileSync(join(pkg, file), text);
     mkdirSync(join(pkg, 'tests'));
     writeFileSync(join(pkg, 'tests/scenario.test.yaml'), scenario);
@@ -62,7 +65,7 @@ describe('rules on process tasks', () => {
   it('skip an observation bound to a step that has no task (an approval)', async () => {
     const report = await runWithExtraRules(SCENARIO.replace(/  - emit: \{observation: order\.flagged, task[^]*$/, `  - advance: PT1H
   - complete: {step: check-order, by: ann}
-  - emit: {observation: order.flagged, task: approve-order, by: zed, payload: {}}
+  - emit: {observation: order.flagged, task: approve-order, by: ${CHECKER}, payload: {}}
   - expect:
       rules: [{rule: misfiled, step: approve-order, result: skipped, reason: no_bound_task}]
 `));
@@ -70,7 +73,7 @@ describe('rules on process tasks', () => {
   });
 
   it('stop the scenario when a rule would interpret the observation with a skill', async () => {
-    const report = await runWithExtraRules(SCENARIO, { 'rules/interpreted.yaml': rule('interpreted', '  trigger: {kind: observation, type: order.flagged}\n  interpretation: {skill: stock.reserve@1, inputs: {orderId: "{{payload.data.result}}"}}\n  action: {kind: complete_work, target: task, taskTypes: [order-check]}\n') });
+    const report = await runWithExtraRules(SCENARIO, { 'rules/interpreted.yaml': rule('interpreted', `  trigger: {kind: observation, type: order.flagged, actorId: ${CHECKER}}\n  interpretation: {skill: stock.reserve@1, inputs: {orderId: "{{payload.data.result}}"}}\n  action: {kind: complete_work, target: task, taskTypes: [order-check]}\n`) });
     expect(report.tests).toMatchObject([{ status: 'failed', failures: [{ code: 'rule_interpretation_unsupported', step: 4 }] }]);
   });
 });

@@ -8,12 +8,13 @@ import type { Package, PackageObject } from '../../model/package.js';
 import type { Workspace } from '../../model/workspace.js';
 import { processDataSchema, processModel, type ProcessModel } from '../../process/index.js';
 import { settingsOf, settingsSchemaOf } from '../settings-schema.js';
+import { coreView, type CoreView } from './core-view.js';
 import { declaredLocales, localeDictionaries, type DeclaredLocale, type LocaleDictionary } from './locales.js';
 import { resolveSchemaRef, type SchemaRefFailure } from './schema-refs.js';
 import { reviewSettingsDeclaration, type SettingsProblem } from './settings.js';
 import { isRecord } from '../../json/guards.js';
 
-export type { DeclaredLocale, LocaleDictionary, SchemaRefFailure, SettingsProblem };
+export type { CoreView, DeclaredLocale, LocaleDictionary, SchemaRefFailure, SettingsProblem };
 
 export interface Facts {
   /** The mistakes of the package's settings declaration (none when it declares no settings). */
@@ -34,13 +35,23 @@ export interface Facts {
   process(process: PackageObject): ProcessModel;
   /** The JSON Schema of a process's data (inline or from its `$ref` file). */
   dataSchema(process: PackageObject): Record<string, unknown> | undefined;
+  /**
+   * The object as the core's static checks see it: `${NAME}` replaced by the manifest's defaults — or the
+   * first `${NAME}` without one, for which the core skips the object.
+   */
+  coreView(object: PackageObject): CoreView;
   /** The JSON Schema a component param `$ref` names, or why it names none. */
   schemaRef(pkg: Package, component: PackageObject, ref: string): { schema: Record<string, unknown> } | SchemaRefFailure;
 }
 
-export function createFacts(_workspace: Workspace): Facts {
+export function createFacts(workspace: Workspace): Facts {
   const settingsProblems = memo(reviewSettingsDeclaration);
   const schemaFiles = new Map<string, SourceDocument | SchemaRefFailure>();
+  const variablesOf = (pkg: Package | undefined): Readonly<Record<string, InstallVariable>> => {
+    const spec = pkg === undefined ? undefined : (pkg.manifest.value as { spec?: unknown } | null)?.spec;
+    const variables = isRecord(spec) ? spec.variables : undefined;
+    return isRecord(variables) ? (variables as Record<string, InstallVariable>) : {};
+  };
   return {
     settingsProblems,
     expressionSettings(pkg) {
@@ -48,15 +59,12 @@ export function createFacts(_workspace: Workspace): Facts {
       const schema = settingsSchemaOf(pkg);
       return schema !== undefined && settingsProblems(pkg).length === 0 ? schema : {};
     },
-    variables: (pkg) => {
-      const spec = pkg === undefined ? undefined : (pkg.manifest.value as { spec?: unknown } | null)?.spec;
-      const variables = isRecord(spec) ? spec.variables : undefined;
-      return isRecord(variables) ? (variables as Record<string, InstallVariable>) : {};
-    },
+    variables: variablesOf,
     locales: memo(declaredLocales),
     dictionaries: memo(localeDictionaries),
     process: (process) => processModel(process.spec),
     dataSchema: processDataSchema,
+    coreView: memo((object: PackageObject) => coreView(object, variablesOf(workspace.package(object.package)))),
     schemaRef: (pkg, component, ref) => resolveSchemaRef(pkg, component, ref, schemaFiles),
   };
 }

@@ -1,89 +1,25 @@
-import { defineRule } from '../rule.js';
-import { isRecord } from '../../json/guards.js';
-
 /**
- * What the core checks of a ConnectionType without a provider at hand (compat-package-sdk-check.md §2.4): the
- * account pattern compiles, and the token URL is a template over one placeholder whose host is an external DNS
- * name — the address the core sends the client secret to must not be steerable to a port or an IP literal.
+ * What the core refuses of a connection type when it publishes it (compat-core-validators.md §6,
+ * check_connection_type_spec): members the API contract does not know, credentials anywhere and settings named
+ * like secrets, then its form — consent through oauth2 (an https consent page, a token URL template over one
+ * placeholder whose host is an external DNS name), the account field, the settings schema and the default key.
  */
+import { connectionTypeProblems } from '../domain/connection-type.js';
+import { domainCode, reportProblems, sharedCode } from '../domain/report.js';
+import { defineRule } from '../rule.js';
+
 export const connectionTypes = defineRule({
-  id: 'connection-types/statics',
-  description: 'The account pattern of a connection type compiles, and its token URL template names an external host.',
+  id: 'connection-types/core',
+  description: 'A connection type has only the members of the API, no secrets, and the form the core publishes.',
   codes: {
-    invalid_connection_type: {
-      severity: 'error',
-      summary: 'accountField.pattern is not a regular expression, or oauth2.tokenUrlTemplate is not an https template over an external DNS host.',
-      message: (d: { field: string; value: string; problem: string }) => `${d.field} '${d.value}': ${d.problem}`,
-    },
+    invalid_request: domainCode('A connection type (or its oauth2 or accountField) has a member the API contract does not know. The core refuses it when it publishes the type (plan, apply).'),
+    invalid_connection_type: domainCode('A connection type is refused: displayName, auth, oauth2 (https URLs, a token URL over {account} with an external DNS host, accountParam, authStyle, scopes), accountField (a pattern that compiles), settingsSchema, defaultKey. The core refuses it when it publishes the type (plan, apply).'),
+    secret_material_rejected: sharedCode('secret_material_rejected'),
   },
   check(context) {
     for (const type of context.objects('ConnectionType')) {
-      for (const field of CHECKED_FIELDS) {
-        const value = field.read(type.spec);
-        const problem = typeof value === 'string' ? field.problem(value) : undefined;
-        if (typeof value !== 'string' || problem === undefined) continue;
-        context.report('invalid_connection_type', { document: type.document, pointer: field.pointer }, { field: field.name, value, problem }, { hint: field.hint });
-      }
+      const view = context.facts.coreView(type);
+      if ('spec' in view) reportProblems(context, type, connectionTypeProblems(view.spec));
     }
   },
 });
-
-/** The fields the core checks without a provider: where each is, why it would be refused, and the fix. */
-const CHECKED_FIELDS: readonly {
-  name: string;
-  pointer: string;
-  read: (spec: Record<string, unknown>) => unknown;
-  problem: (value: string) => string | undefined;
-  hint: string;
-}[] = [
-  {
-    name: 'accountField.pattern',
-    pointer: '/spec/accountField/pattern',
-    read: (spec) => (isRecord(spec.accountField) ? spec.accountField.pattern : undefined),
-    problem: (value) => patternProblem(value),
-    hint: 'write a regular expression that the whole account matches, e.g. ^[a-z0-9-]+$',
-  },
-  {
-    name: 'oauth2.tokenUrlTemplate',
-    pointer: '/spec/oauth2/tokenUrlTemplate',
-    read: (spec) => (isRecord(spec.oauth2) ? spec.oauth2.tokenUrlTemplate : undefined),
-    problem: (value) => tokenUrlProblem(value),
-    hint: 'e.g. https://{account}.provider.example/oauth/token or https://provider.example/oauth/token',
-  },
-];
-
-function patternProblem(pattern: string): string | undefined {
-  try {
-    // Named groups as the core's Python writes them, `(?P<name>…)`, are named groups here too.
-    new RegExp(pattern.replace(/\(\?P</g, '(?<'));
-    return undefined;
-  } catch (error) {
-    return `not a regular expression (${(error as Error).message.replace(/^Invalid regular expression: /, '')})`;
-  }
-}
-
-const ACCOUNT = '{account}';
-const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/** Why a token URL template is refused, or undefined. Only https templates are the core's to check. */
-export function tokenUrlProblem(template: string): string | undefined {
-  if (!template.startsWith('https://')) return undefined;
-  for (const match of template.matchAll(/\{([^{}]*)\}/g)) {
-    if (match[0] !== ACCOUNT) return `the only placeholder is {account}, not ${match[0]}`;
-  }
-  if (/[{}]/.test(template.split(ACCOUNT).join(''))) return 'its braces are not balanced';
-  const authority = template.slice('https://'.length).split(/[/?#]/)[0] ?? '';
-  if (authority.includes('@')) return 'the address has user info — the host comes right after https://';
-  if (authority.includes(':') || authority.includes('[')) return 'the address has a port — the host is an external DNS name without a port';
-  const labels = authority.split('.');
-  if (authority.includes(ACCOUNT)) {
-    if (labels.some((label) => label.includes(ACCOUNT) && label !== ACCOUNT)) return '{account} occupies whole labels of the host';
-    if (labels.some((label) => label !== ACCOUNT && !DNS_LABEL.test(label))) return 'the labels of the host are DNS labels (a-z, 0-9, inner hyphens)';
-    return undefined;
-  }
-  const last = labels[labels.length - 1] ?? '';
-  if (labels.length < 2 || !labels.every((label) => DNS_LABEL.test(label)) || /^(?:\d+|0x[0-9a-f]+)$/.test(last)) {
-    return 'the host is an external DNS name: two or more DNS labels, not an IP address';
-  }
-  return undefined;
-}

@@ -11,6 +11,7 @@ export const duplicates = defineRule({
   codes: {
     duplicate_object: {
       severity: 'error',
+      core: true,
       summary: 'The same Kind/key (Kind/key@version for Skill and ConnectionType) is declared twice in the installation.',
       message: (d: { ref: string; first: string }) => `${d.ref} is already declared in ${d.first}`,
     },

@@ -175,6 +175,7 @@ export interface TermUse {
 
 /** Where a process reads or writes the knowledge base. */
 const KNOWLEDGE_SECTIONS: ReadonlySet<string> = new Set(['memory', 'recall', 'remember', 'context']);
+const KNOWLEDGE_SECTION_TEXT = new RegExp([...KNOWLEDGE_SECTIONS].join('|'));
 /** Fields of those sections that hold values, expressions or facts — never terms. */
 const NOT_TERMS: ReadonlySet<string> = new Set(['facts', 'where', 'key', 'name', 'title', 'text', 'query', 'onTimeout', 'retrospective']);
 /** Parts of a process that hold data schemas and forms, where `kind` is a field name like any other. */
@@ -187,6 +188,7 @@ const SCHEMAS: ReadonlySet<string> = new Set(['data', 'form']);
  */
 export function knowledgeUses(process: PackageObject): TermUse[] {
   const uses: TermUse[] = [];
+  if (!KNOWLEDGE_SECTION_TEXT.test(process.document.text)) return uses; // no section written: nothing to walk
   const add = (term: TermUse['term'], name: unknown, pointer: string): void => {
     if (typeof name === 'string' && name !== '' && !name.includes('${') && !name.includes('{{')) uses.push({ term, name, object: process, pointer });
   };

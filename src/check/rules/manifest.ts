@@ -92,6 +92,7 @@ interface ObjectUse {
 function variableUses(pkg: Package): Map<string, ObjectUse[]> {
   const uses = new Map<string, ObjectUse[]>();
   for (const object of pkg.objects) {
+    if (!object.document.text.includes('${')) continue; // no variable written: no need to walk the spec
     for (const use of findVariables(object.document)) {
       const list = uses.get(use.name) ?? [];
       list.push({ object, use });

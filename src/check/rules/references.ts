@@ -1,8 +1,9 @@
 import { childPointer } from '../../json/pointer.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject } from '../../model/package.js';
-import { dottedPath, processModel } from '../../process/index.js';
+import { processModel } from '../../process/index.js';
 import type { Workspace } from '../../model/workspace.js';
+import { fieldOf } from '../domain/problems.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { eachMapping, eachString, installationSpec, stringsOf } from '../values.js';
 import { isRecord } from '../../json/guards.js';
@@ -99,9 +100,17 @@ export const references = defineRule({
       summary: 'An artifact slot names no ArtifactType of the package or its requires.',
       message: missing('ArtifactType'),
     },
-    artifact_media_wider: {
+    invalid_approval_schema: {
       severity: 'error',
-      summary: "An artifact slot's mediaTypes allow a media type that its ArtifactType does not.",
+      summary: 'An approval invokes an external_write skill by name only, or from the rejected outcome (the core refuses it when it publishes the task type).',
+      message: (d: { field: string; skill: string; reason: 'external_write_not_pinned' | 'external_write_on_rejected' }) =>
+        d.reason === 'external_write_not_pinned'
+          ? `${d.field}: skill '${d.skill}' writes to an external system, so an approval invokes it by name@version (external_write_not_pinned)`
+          : `${d.field}: skill '${d.skill}' writes to an external system, and a rejection must not do that (external_write_on_rejected)`,
+    },
+    invalid_artifact_schema: {
+      severity: 'error',
+      summary: "An output slot's mediaTypes allow a media type that its ArtifactType does not (the core refuses it when it publishes the task type).",
       message: (d: { field: string; mediaType: string; type: string; allowed: string }) =>
         `${d.field} '${d.mediaType}' is wider than ArtifactType '${d.type}' allows (${d.allowed}) — a slot can only narrow the media types of its type`,
     },
@@ -129,7 +138,10 @@ export const references = defineRule({
         else context.report('unknown_role', place, data, { hint: 'write role:<key of a Role>' });
       }
       for (const reference of found.references) resolve(context, object, reference, retired, connectionKeys);
-      if (object.kind === 'TaskType') checkMediaNarrowing(context, object);
+      if (object.kind === 'TaskType') {
+        checkMediaNarrowing(context, object);
+        checkExternalWrites(context, object);
+      }
     }
   },
 });
@@ -158,6 +170,8 @@ function resolve(context: Context, object: PackageObject, reference: Reference, 
   }
   if (reference.target === 'TaskType' && reference.id === SYSTEM_TASK_TYPE) return;
   if (context.lookup(object.package, reference.target, reference.id)) return;
+  // An approval may invoke a skill by name: the core takes its latest version.
+  if (reference.target === 'Skill' && !reference.id.includes('@') && context.workspace.visibleIds(object.package, 'Skill').some((id) => id.startsWith(`${reference.id}@`))) return;
   const hint = hintFor(context, object.package, reference.target, reference.id);
   const code = reference.mayBeInTenant ? 'agent_not_declared' : CODE_OF[reference.target];
   context.report(code, place, data, hint ? { hint } : {});
@@ -175,28 +189,59 @@ function hintFor(context: Context, from: string, kind: ObjectKind, id: string): 
   return context.suggest(from, kind, id);
 }
 
-/** A slot narrows the media types of its artifact type: each must be covered by one of the type's. */
+/**
+ * An output narrows the media types of its artifact type: each must be covered by one of the type's. (Inputs
+ * take their artifacts as they come; the core refuses mediaTypes on them.)
+ */
 function checkMediaNarrowing(context: Context, object: PackageObject): void {
   const schema = object.spec.artifactSchema;
   if (!isRecord(schema)) return;
-  for (const side of ['inputs', 'outputs'] as const) {
-    eachMapping(schema[side], `/spec/artifactSchema/${side}`, (slot, pointer) => {
-      if (typeof slot.type !== 'string' || !Array.isArray(slot.mediaTypes)) return;
-      const type = context.lookup(object.package, 'ArtifactType', slot.type);
-      if (!type) return;
-      const allowed = stringsOf(type.spec.mediaTypes) ?? ['*/*'];
-      slot.mediaTypes.forEach((mediaType, index) => {
-        if (typeof mediaType !== 'string' || allowed.some((wide) => mediaTypeCovers(wide, mediaType))) return;
-        const item = childPointer(childPointer(pointer, 'mediaTypes'), index);
-        context.report(
-          'artifact_media_wider',
-          { document: object.document, pointer: item },
-          { field: fieldOf(item), mediaType, type: slot.type as string, allowed: allowed.join(', ') },
-          { hint: `narrow it to media types that ${slot.type} allows, or widen the mediaTypes of ArtifactType ${slot.type}` },
-        );
-      });
+  eachMapping(schema.outputs, '/spec/artifactSchema/outputs', (slot, pointer) => {
+    if (typeof slot.type !== 'string' || !Array.isArray(slot.mediaTypes)) return;
+    const type = context.lookup(object.package, 'ArtifactType', slot.type);
+    if (!type) return;
+    const allowed = stringsOf(type.spec.mediaTypes) ?? ['*/*'];
+    slot.mediaTypes.forEach((mediaType, index) => {
+      if (typeof mediaType !== 'string' || allowed.some((wide) => mediaTypeCovers(wide, mediaType))) return;
+      const item = childPointer(childPointer(pointer, 'mediaTypes'), index);
+      context.report(
+        'invalid_artifact_schema',
+        { document: object.document, pointer: item },
+        { field: fieldOf(item), mediaType, type: slot.type as string, allowed: allowed.join(', ') },
+        { hint: `narrow it to media types that ${slot.type} allows, or widen the mediaTypes of ArtifactType ${slot.type}` },
+      );
     });
+  });
+}
+
+/**
+ * What an approval may invoke (the registry checks of the core's publication): a skill that writes to an
+ * external system — any visible version of it external_write — is pinned name@version, and never invoked by a
+ * rejection.
+ */
+function checkExternalWrites(context: Context, object: PackageObject): void {
+  const gates = isRecord(object.spec.approvalSchema) ? object.spec.approvalSchema.gates : undefined;
+  if (!isRecord(gates)) return;
+  for (const [gate, body] of Object.entries(gates)) {
+    const outcomes = isRecord(body) ? body.outcomes : undefined;
+    if (!isRecord(outcomes)) continue;
+    for (const [outcome, actions] of Object.entries(outcomes)) {
+      eachMapping(actions, `/spec/approvalSchema/gates/${gate}/outcomes/${outcome}`, (action, pointer) => {
+        const skill = isRecord(action.invokeSkill) ? action.invokeSkill.skill : undefined;
+        if (typeof skill !== 'string' || isComputed(skill) || !writesExternally(context, object.package, skill.split('@')[0]!)) return;
+        const place = { document: object.document, pointer: `${pointer}/invokeSkill/skill` };
+        const field = fieldOf(place.pointer);
+        if (!skill.includes('@')) context.report('invalid_approval_schema', place, { field, skill, reason: 'external_write_not_pinned' }, { hint: `pin a version: ${skill}@<version>` });
+        if (outcome === 'rejected') context.report('invalid_approval_schema', place, { field, skill, reason: 'external_write_on_rejected' }, { hint: 'invoke it on approval, or comment on a rejection' });
+      });
+    }
   }
+}
+
+/** Some version of skill `key` that package `from` sees writes to an external system. */
+function writesExternally(context: Context, from: string, key: string): boolean {
+  const visible = new Set(context.workspace.visiblePackages(from));
+  return context.workspace.objects('Skill').some((skill) => skill.key === key && visible.has(skill.package) && skill.spec.sideEffects === 'external_write');
 }
 
 /** `*\/*` covers everything, `text/*` covers `text/…`; parameters (`; charset=…`) and case do not matter. */
@@ -270,7 +315,7 @@ function referencesOf(object: PackageObject): Found {
 
 function taskTypeReferences(spec: Record<string, unknown>, names: Names): void {
   const execution = spec.execution;
-  if (isRecord(execution) && typeof execution.skill === 'string' && isVersion(execution.version)) {
+  if (isRecord(execution) && typeof execution.skill === 'string' && !execution.skill.includes('@') && isVersion(execution.version)) {
     names.add('Skill', `${execution.skill}@${String(execution.version)}`, '/spec/execution/skill', 'execution');
   }
   const gates = isRecord(spec.approvalSchema) ? spec.approvalSchema.gates : undefined;
@@ -354,6 +399,8 @@ function processReferences(spec: Record<string, unknown>, names: Names): void {
   if (isRecord(spec.retrospective) && typeof spec.retrospective.taskType === 'string') {
     names.add('TaskType', spec.retrospective.taskType, '/spec/retrospective/taskType');
   }
+  assignedRoles(spec.owner, '/spec/owner', names);
+  if (isRecord(spec.retrospective)) assignedRoles(spec.retrospective.assign, '/spec/retrospective/assign', names);
   const model = processModel(spec);
   for (const element of model.elements) {
     const step = model.stepAt(element.pointer);
@@ -362,12 +409,33 @@ function processReferences(spec: Record<string, unknown>, names: Names): void {
         names.add(target, value, `${step.pointer}/${step.kind}/${field}`, `step ${element.id}: ${step.kind}.${field}`);
       }
     };
-    if (step?.kind === 'human' || step?.kind === 'approve') name('taskType', isRecord(step.body) ? step.body.taskType : undefined, 'TaskType');
+    if (step?.kind === 'human' || step?.kind === 'approve') {
+      name('taskType', isRecord(step.body) ? step.body.taskType : undefined, 'TaskType');
+      stepAssignedRoles(step.body, `${step.pointer}/${step.kind}`, names);
+    }
     if (step?.kind === 'call' && isRecord(step.body)) {
       name('skill', step.body.skill, 'Skill');
       name('agent', step.body.agent, 'Agent');
     }
   }
+}
+
+/**
+ * The roles candidates of an assign chain name, `{role: <slug>}` (role_references of the core): each a Role of
+ * the package or its requires, or of the tenant — a misspelt one no longer passes silently.
+ */
+function assignedRoles(chain: unknown, pointer: string, names: Names): void {
+  eachMapping(chain, pointer, (candidate, place) => {
+    if (typeof candidate.role === 'string') names.add('Role', candidate.role, childPointer(place, 'role'));
+  });
+}
+
+/** The assign chains of a human or approve step: its assignees or approvers, and whom its escalations reassign to. */
+function stepAssignedRoles(body: unknown, pointer: string, names: Names): void {
+  if (!isRecord(body)) return;
+  assignedRoles(body.assign, childPointer(pointer, 'assign'), names);
+  assignedRoles(body.approvers, childPointer(pointer, 'approvers'), names);
+  eachMapping(body.escalations, childPointer(pointer, 'escalations'), (escalation, at) => assignedRoles(escalation.to, childPointer(at, 'to'), names));
 }
 
 /** Collects references, skipping values that are computed rather than written. */
@@ -406,9 +474,4 @@ function isComputed(value: string): boolean {
 
 function isVersion(value: unknown): value is string | number {
   return typeof value === 'string' || typeof value === 'number';
-}
-
-/** `/spec/action/taskTypes/0` → `action.taskTypes[0]`. */
-function fieldOf(pointer: string): string {
-  return dottedPath(pointer).replace(/^spec\./, '');
 }

@@ -169,6 +169,11 @@ export const screenReferences = defineRule({
       summary: 'A skill reference (name@version) names no Skill of the package or its requires.',
       message: (d: { id: string; pkg: string }) => `invoke.skill '${d.id}' — no such Skill (name@version) in package ${d.pkg} or its requires`,
     },
+    skill_output_missing: {
+      severity: 'error',
+      summary: 'An invoke block names a skill without an output schema (contract.outputs or outputSchema): the screen has nothing to show of its result (the core refuses it at plan).',
+      message: (d: { id: string }) => `invoke.skill '${d.id}' declares no output schema — a screen shows what a skill gives, so it needs contract.outputs or outputSchema`,
+    },
     unresolved_schema_ref: {
       severity: 'error',
       summary: 'A component param schema $ref names a file of the package and, after #, a JSON Pointer to a schema object in it.',
@@ -205,9 +210,13 @@ export const screenReferences = defineRule({
             context.report('unknown_component', at(childPointer(pointer, 'component')), { id: block.component, pkg }, hint ? { hint } : {});
           }
         }
-        if (block.block === 'invoke' && typeof block.skill === 'string' && !isTemplate(block.skill) && context.lookup(pkg, 'Skill', block.skill) === undefined) {
-          const hint = context.suggest(pkg, 'Skill', block.skill);
-          context.report('unknown_skill', at(childPointer(pointer, 'skill')), { id: block.skill, pkg }, hint ? { hint } : {});
+        if (block.block === 'invoke' && typeof block.skill === 'string' && !isTemplate(block.skill)) {
+          const skill = context.lookup(pkg, 'Skill', block.skill);
+          const hint = skill === undefined ? context.suggest(pkg, 'Skill', block.skill) : undefined;
+          if (skill === undefined) context.report('unknown_skill', at(childPointer(pointer, 'skill')), { id: block.skill, pkg }, hint ? { hint } : {});
+          else if (!hasOutputSchema(skill)) {
+            context.report('skill_output_missing', at(childPointer(pointer, 'skill')), { id: block.skill }, { hint: `declare the outputs of ${skill.ref}` });
+          }
         }
       });
       if (object.kind !== 'Component') continue;
@@ -223,22 +232,35 @@ export const screenReferences = defineRule({
   },
 });
 
-/** Aggregates over the records of the source belong to metrics and chart blocks. */
+/** Aggregates over the records of the source belong to metrics and chart blocks, and every value there is one. */
 export const screenAggregates = defineRule({
   id: 'screens/aggregates',
-  description: 'count, sum, avg, min and max appear only in the values of metrics and chart blocks.',
+  description: 'count, sum, avg, min and max appear only in the values of metrics and chart blocks, and each value there aggregates.',
   codes: {
     aggregate_outside_metrics: {
       severity: 'error',
       summary: 'Aggregates (count, sum, avg, min, max) belong to metrics and chart blocks only.',
       message: (d: { name: string }) => `${d.name}() aggregates the records of the source — only metrics and chart blocks show aggregates`,
     },
+    invalid_aggregate: {
+      severity: 'error',
+      summary: 'A value of a metrics or chart block aggregates nothing: each one is over all the records (count, sum, avg, min, max).',
+      message: (d: { value: string }) => `'${d.value}' is a value of one record — a metrics or chart block shows aggregates over the records of its source`,
+    },
   },
   check(context) {
     for (const object of context.objects()) {
       if (!isScreen(object)) continue;
       for (const expression of viewExpressions(object.spec)) {
-        if (expression.aggregates || !expression.source.includes('(')) continue;
+        if (expression.aggregates) {
+          if (!isOneAggregate(expression.source)) {
+            context.report('invalid_aggregate', { document: object.document, pointer: expression.pointer }, { value: expression.source }, {
+              hint: 'e.g. count(), sum(data.amount), avg(data.amount)',
+            });
+          }
+          continue;
+        }
+        if (!expression.source.includes('(')) continue;
         for (const call of aggregateCalls(expression.source)) {
           context.report('aggregate_outside_metrics', { document: object.document, pointer: expression.pointer, offset: call.start, length: call.name.length }, { name: call.name }, {
             hint: 'show it in a metrics or chart block; here write an expression over one record',
@@ -494,6 +516,18 @@ function stringsNamed(value: unknown, names: ReadonlySet<string>): string[] {
   };
   visit(value);
   return out;
+}
+
+/** A value of a metrics or chart block is exactly one aggregate call, as the core requires (`count() + 1` is not); an expression that does not parse is judged by the CEL rules. */
+function isOneAggregate(source: string): boolean {
+  const tree = parseSyntax(source);
+  return tree === undefined || (tree.kind === 'call' && tree.receiver === undefined && AGGREGATES.has(tree.name));
+}
+
+/** A skill's output has a schema: its contract's outputs, or the outputSchema of a skill without a contract. */
+function hasOutputSchema(skill: PackageObject): boolean {
+  const contract = skill.spec.contract;
+  return isRecord(contract) ? isRecord(contract.outputs) : isRecord(skill.spec.outputSchema);
 }
 
 /** The aggregate functions (`count(…)`, `sum(…)`, …) an expression calls, where their names are written. */

@@ -1,50 +1,32 @@
-import type { SourceDocument } from '../../json/document.js';
 import { childPointer } from '../../json/pointer.js';
-import { dottedPath } from '../../process/index.js';
 import { defineRule } from '../rule.js';
-import { findCredentialMaterial, isSecretLikeName } from '../secrets.js';
+import { isSecretLikeName } from '../secrets.js';
 import { isRecord } from '../../json/guards.js';
 
 /**
- * Secrets do not travel in packages (compat-package-sdk-check.md §2.3, §2.15): the core refuses a task type
- * field or a connection setting named like a secret, and any string of a connection type that holds access
- * material (`secret_material_rejected`). An administrator enters secret values in the console.
+ * Custom fields of a task named like secrets (compat-package-sdk-check.md §2.3, §2.15): a secret value would
+ * sit in the task for everyone who reads it. The Python package-sdk refuses them in its layer B; the core
+ * itself scans the values of custom fields when a task is created, not the field schema when a type is
+ * published — so this is `check`'s own rule, not one the core's package check runs.
  */
 export const secretMaterial = defineRule({
-  id: 'secrets/material',
-  description: 'Task type fields and connection settings are not named like secrets; connection types hold no access material.',
+  id: 'secrets/field-names',
+  description: 'The custom fields of a task type are not named like secrets.',
   codes: {
     secret_material_rejected: {
       severity: 'error',
-      summary: 'A TaskType fieldSchema or ConnectionType settingsSchema property is named like a secret, or a ConnectionType string holds access material.',
-      message: (d: { field: string; name: string } | { field: string; material: string }) =>
-        'name' in d
-          ? `${d.field}: property '${d.name}' is named like a secret — a package carries no secret values, the core refuses it`
-          : `${d.field} holds what looks like ${d.material} — a package carries no secret values, the core refuses it`,
+      summary: 'A TaskType fieldSchema property is named like a secret.',
+      message: (d: { field: string; name: string }) => `${d.field}: property '${d.name}' is named like a secret — a package carries no secret values: the value of such a field would sit in every task`,
     },
   },
   check(context) {
-    const namedLikeSecret = (document: SourceDocument, schema: unknown, pointer: string) => {
-      for (const property of secretNamedProperties(schema, pointer)) {
+    for (const type of context.objects('TaskType')) {
+      for (const property of secretNamedProperties(type.spec.fieldSchema, '/spec/fieldSchema')) {
         context.report(
           'secret_material_rejected',
-          { document, pointer: property.pointer, part: 'key' },
-          { field: dottedPath(pointer).replace(/^spec\./, ''), name: property.name },
+          { document: type.document, pointer: property.pointer, part: 'key' },
+          { field: 'fieldSchema', name: property.name },
           { hint: 'rename the property; a secret is entered by an administrator, or named by a secretRef' },
-        );
-      }
-    };
-    for (const type of context.objects('TaskType')) namedLikeSecret(type.document, type.spec.fieldSchema, '/spec/fieldSchema');
-    for (const type of context.objects('ConnectionType')) {
-      namedLikeSecret(type.document, type.spec.settingsSchema, '/spec/settingsSchema');
-      for (const { text, pointer } of stringsUnder(type.spec, '/spec')) {
-        const found = findCredentialMaterial(text);
-        if (!found) continue;
-        context.report(
-          'secret_material_rejected',
-          { document: type.document, pointer, offset: found.offset, length: found.length },
-          { field: dottedPath(pointer).replace(/^spec\./, ''), material: found.kind },
-          { hint: 'remove it (and revoke it: it has been in git); an administrator enters access material in the console' },
         );
       }
     }
@@ -75,16 +57,4 @@ function secretNamedProperties(schema: unknown, pointer: string): { name: string
   };
   visit(schema, pointer);
   return found;
-}
-
-/** Every string value under `value`, with its pointer. */
-function stringsUnder(value: unknown, pointer: string): { text: string; pointer: string }[] {
-  const strings: { text: string; pointer: string }[] = [];
-  const visit = (node: unknown, at: string): void => {
-    if (typeof node === 'string') strings.push({ text: node, pointer: at });
-    else if (Array.isArray(node)) node.forEach((item, index) => visit(item, childPointer(at, index)));
-    else if (isRecord(node)) for (const [key, item] of Object.entries(node)) visit(item, childPointer(at, key));
-  };
-  visit(value, pointer);
-  return strings;
 }

@@ -50,12 +50,14 @@ export const settingsReads = defineRule({
   codes: {
     settings_ref_unknown: {
       severity: 'error',
+      core: true,
       summary: 'A work rule reads settings.<path> that the package settings do not declare (or the package declares no settings).',
       message: (d: { read: string; pkg: string; declared: boolean }) =>
         d.declared ? `${d.read} is not a field of the settings of package ${d.pkg}` : `${d.read}: package ${d.pkg} declares no settings`,
     },
     settings_ref_type: {
       severity: 'error',
+      core: true,
       summary: 'A work rule reads a settings field whose type does not fit the place (comparison, eq/ne, in, forEach, text).',
       message: (d: { read: string; type: string; place: string }) => `${d.read} is ${d.type}, but ${d.place}`,
     },

@@ -28,21 +28,25 @@ export const settingsDeclaration = defineRule({
   codes: {
     settings_schema_unsupported: {
       severity: 'error',
+      core: true,
       summary: 'The settings declaration leaves the supported subset of JSON Schema (keywords, types, nesting, names, bounds).',
       message: (d: { field: string; reason: string }) => `${d.field}: ${d.reason}`,
     },
     settings_default_missing: {
       severity: 'error',
+      core: true,
       summary: 'An optional settings field (not an object) has no default.',
       message: (d: { field: string; reason: string }) => `${d.field} ${d.reason}`,
     },
     settings_default_invalid: {
       severity: 'error',
+      core: true,
       summary: 'The default of a settings field does not fit the field (type, enum, bounds, length, pattern, format, items).',
       message: (d: { field: string; reason: string }) => `${d.field}: ${d.reason}`,
     },
     settings_secret_field: {
       severity: 'error',
+      core: true,
       summary: 'A settings field is a secret: writeOnly, format password, a secret-like name, or access material in a default or enum.',
       message: (d: { field: string; reason: string }) => `${d.field} ${d.reason} — package settings hold no secrets`,
     },
@@ -194,11 +198,13 @@ export const settingsForm = defineRule({
   codes: {
     settings_uischema_unsupported: {
       severity: 'error',
+      core: true,
       summary: 'The settings uischema leaves the closed JSON Forms subset (elements, members, scopes, labels, rules, size).',
       message: (d: { reason: string }) => `settings form: ${d.reason}`,
     },
     settings_uischema_uncovered: {
       severity: 'warning',
+      core: true,
       summary: 'A settings field (not an object) has no Control in the uischema, so the console form does not show it.',
       message: (d: { field: string }) => `${d.field} has no Control in the settings form — the console does not show it`,
     },
@@ -239,6 +245,7 @@ export const settingsLabels = defineRule({
   codes: {
     settings_label_missing: {
       severity: 'error',
+      core: true,
       summary: 'A label of the settings is missing from a declared dictionary, or the package declares no locales for them.',
       message: (d: { key: string; files: string }) =>
         d.files === '' ? `settings are labelled by keys of the package dictionaries, but the package declares no locales` : `label ${d.key} is missing in ${d.files}`,

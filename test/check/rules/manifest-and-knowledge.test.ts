@@ -22,7 +22,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('knowledgeUses: the terms a process uses', () => {
   const uses = (spec: Record<string, unknown>) =>
-    knowledgeUses({ spec } as unknown as PackageObject).map(({ term, name, pointer }) => `${term} ${name} ${pointer}`);
+    knowledgeUses({ spec, document: { text: JSON.stringify(spec) } } as unknown as PackageObject).map(({ term, name, pointer }) => `${term} ${name} ${pointer}`);
 
   it('takes kind, kinds, relation and via under memory, recall, remember and context', () => {
     const spec = {

@@ -9,6 +9,8 @@ import { duplicates } from './duplicates.js';
 import { installationKnowledge, knowledgeDeclared, knowledgePacks } from './knowledge.js';
 import { engines, requires, variables } from './manifest.js';
 import { processCalendars, processElementRules } from './process-statics.js';
+import { processDefinition, processGovernedBy } from './process-definition.js';
+import { processRemember, processSteps } from './process-steps.js';
 import { processExpressionRules } from './process-expressions.js';
 import { processReachability } from './process-reachability.js';
 import { references } from './references.js';
@@ -40,8 +42,12 @@ export const RULES: readonly Rule[] = [
   // references
   references,
   // process statics
+  processDefinition,
   processElementRules,
+  processSteps,
+  processRemember,
   processCalendars,
+  processGovernedBy,
   // process language
   processExpressionRules,
   decisionTables,

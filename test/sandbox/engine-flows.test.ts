@@ -28,7 +28,7 @@ const RELAY = processObject('relay', `  data:
       c2: {type: integer}
       d1: {type: integer}
   start:
-    "on": {event: relay.started}
+    "on": {observation: relay.started}
     key: event.payload.orderId
     set: {orderId: event.payload.orderId}
   stages:
@@ -64,15 +64,15 @@ const DISPATCH = processObject('dispatch', `  data:
       reviews: {type: integer}
       heard: {type: string}
   start:
-    "on": {event: job.opened}
+    "on": {observation: job.opened}
     key: event.payload.jobId
     set: {jobId: event.payload.jobId, reviews: "0"}
   correlate:
-    - "on": {event: job.updated}
+    - "on": {observation: job.updated}
       key: event.payload.jobId
       set: {note: event.payload.note}
   onEvent:
-    - "on": {event: job.review-requested}
+    - "on": {observation: job.review-requested}
       do: [{id: ask-review, set: {needsReview: "true"}}]
   stages:
     - id: triage
@@ -108,7 +108,7 @@ const DISPATCH = processObject('dispatch', `  data:
         - id: hear
           listen:
             any:
-              - "on": {event: job.signal}
+              - "on": {observation: job.signal}
                 do: [{id: heard-signal, set: {heard: "'signal'"}}]
             timeout: PT1H
             onTimeout: [{id: heard-nothing, set: {heard: "'nothing'"}}]
@@ -120,7 +120,7 @@ given:
   clock: "2026-10-06T09:00:00+02:00"
   principals: {approver: [ann]}
 steps:
-  - emit: {event: job.opened, payload: {jobId: ${jobId}}}
+  - emit: {observation: job.opened, payload: {jobId: ${jobId}}}
 ${steps}`;
 
 /** The engine fixture with these two processes, and scenarios of the second as its only tests. */
@@ -147,10 +147,10 @@ const dir = overlay('sandbox/packages', {
   - advance: PT1H
   - expect: {status: completed, data: {heard: nothing}, events: [process.listen_timeout]}
 `),
-  'engine-demo/tests/review.test.yaml': scenario('a repeatable stage opens again, correlation goes by key', 'J-2', `  - emit: {event: job.updated, payload: {jobId: J-3, note: not ours}}
-  - emit: {event: job.updated, payload: {jobId: J-2, note: ours}}
-  - emit: {event: job.review-requested}
-  - emit: {event: job.review-requested}
+  'engine-demo/tests/review.test.yaml': scenario('a repeatable stage opens again, correlation goes by key', 'J-2', `  - emit: {observation: job.updated, payload: {jobId: J-3, note: not ours}}
+  - emit: {observation: job.updated, payload: {jobId: J-2, note: ours}}
+  - emit: {observation: job.review-requested}
+  - emit: {observation: job.review-requested}
   - expect:
       data: {note: ours, reviews: 2}
       stages: {triage: open, review: completed}
@@ -172,7 +172,7 @@ describe('flows side by side', () => {
       given: {},
       variables: catalog.variables(),
     });
-    await run.emit({ type: 'relay.started', kind: 'event', time: run.clock.iso(), payload: { orderId: 'O-1' } });
+    await run.emit({ type: 'relay.started', kind: 'observation', time: run.clock.iso(), payload: { orderId: 'O-1' } });
     expect(run.status).toBe('completed');
     expect(run.events.map((event) => `${event.type.slice('process.'.length)} ${event.step ?? ''}`.trim())).toEqual([
       'started', 'stage_entered spread', 'call reserve', 'step_completed b1', 'step_completed c1', 'step_completed reserve', 'step_completed b2',

@@ -491,8 +491,8 @@ class Checker {
   }
 }
 
-/** Namespaces of functions: `cal.addWorkdays(…)`, `optional.of(…)`, `cel.bind(…)` — not variables. */
-const NAMESPACES = new Set(['cal', 'optional', 'cel']);
+/** Namespaces of functions: `cal.addWorkdays(…)`, `optional.of(…)`, `cel.bind(…)`, `strings.quote(…)` — not variables. */
+const NAMESPACES = new Set(['cal', 'optional', 'cel', 'strings']);
 
 function isCalendarCall(node: Node): boolean {
   const receiver = (node.args as [string, Node])[1];

@@ -143,7 +143,10 @@ function variableShapes(profile: Profile): Map<string, CelShape> {
     shapes.set('param', params.length === 0 || !params.every(([name]) => isSelectable(name)) ? DYN_MAP : objectShape('param', Object.fromEntries(params)));
     if (profile.stages !== undefined) processVariables({ ...profile, step: undefined }, shapes);
   }
-  for (const [name, schema] of Object.entries(profile.extraVariables ?? {})) shapes.set(name, shapeOf(schema, name));
+  for (const [name, schema] of Object.entries(profile.extraVariables ?? {})) {
+    // `optional`, `cel`, `strings` name functions of every environment: a catch cannot rebind them.
+    if (!baseEnvironment().hasVariable(name)) shapes.set(name, shapeOf(schema, name));
+  }
   return shapes;
 }
 

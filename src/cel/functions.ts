@@ -83,7 +83,27 @@ function registerStringExtensions(env: Environment): void {
   env.registerFunction('string.charAt(int): string', (text: string, index: bigint) => [...text][Number(index)] ?? '', SYNC);
   env.registerFunction('string.reverse(): string', (text: string) => [...text].reverse().join(''), SYNC);
   env.registerFunction('string.format(list<dyn>): string', (text: string, args: unknown[]) => formatText(text, args), SYNC);
+  env.registerType(StringsNamespace.typeName, StringsNamespace);
+  env.registerConstant('strings', StringsNamespace.typeName, new StringsNamespace());
+  env.registerFunction(`${StringsNamespace.typeName}.quote(string): string`, (_: StringsNamespace, text: string) => quoted(text), SYNC);
 }
+
+/** `strings.quote(…)` is a global function whose name has a dot, as `cal.*`: `strings` is no variable. */
+class StringsNamespace {
+  static readonly typeName = 'StringsNamespace';
+}
+
+const QUOTED_ESCAPES: Readonly<Record<string, string>> = {
+  '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"',
+};
+
+/** The text as a double-quoted CEL string literal: control characters, backslash and quote escaped; a lone surrogate is U+FFFD. */
+function quoted(text: string): string {
+  const wellFormed = text.replace(LONE_SURROGATE, '\uFFFD');
+  return `"${wellFormed.replace(/[\x07\b\f\n\r\t\v\\"]/g, (c: string) => QUOTED_ESCAPES[c]!)}"`;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** `'%s of %d'.format([a, b])`: the verbs of the strings extension, each argument in its plain text. */
 function formatText(text: string, args: readonly unknown[]): string {

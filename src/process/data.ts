@@ -4,6 +4,7 @@
 import { pointerSegments } from '../json/pointer.js';
 import type { PackageObject } from '../model/package.js';
 import { isRecord } from '../json/guards.js';
+import { jsonSchemaProblem } from '../schema/json-schema.js';
 
 /** `/spec/stages/0/steps/2` → `spec.stages[0].steps[2]`: how a message names a place in a process. */
 export function dottedPath(pointer: string): string {
@@ -18,6 +19,38 @@ export function dottedPath(pointer: string): string {
 export function processDataSchema(process: PackageObject): Record<string, unknown> | undefined {
   if (process.data !== undefined) return isRecord(process.data.document.value) ? process.data.document.value : undefined;
   return isRecord(process.spec.data) ? process.spec.data : undefined;
+}
+
+/** Why a data schema cannot type the data of an instance: where it is wrong (under `/spec/data`), and how. */
+export interface DataSchemaProblem {
+  pointer: string;
+  message: string;
+  /** The values the metaschema allows there, when it names them. */
+  allowed?: readonly string[];
+}
+
+const dataProblems = new WeakMap<object, DataSchemaProblem | null>();
+
+/**
+ * Why the core refuses a process's data schema (compat-core-validators.md §2.4): it is no JSON Schema (Draft
+ * 2020-12), or it does not describe an object. Undefined when it can type the data. Judged once per schema.
+ */
+export function dataSchemaProblem(data: Record<string, unknown>): DataSchemaProblem | undefined {
+  let problem = dataProblems.get(data);
+  if (problem === undefined) dataProblems.set(data, (problem = judgeDataSchema(data) ?? null));
+  return problem ?? undefined;
+}
+
+/** The data schema expressions are typed by: none when the core refuses it, so that data reads as untyped. */
+export function typingDataSchema(data: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  return data !== undefined && dataSchemaProblem(data) === undefined ? data : undefined;
+}
+
+function judgeDataSchema(data: Record<string, unknown>): DataSchemaProblem | undefined {
+  const problem = jsonSchemaProblem(data);
+  if (problem !== undefined) return { ...problem, pointer: `/spec/data${problem.pointer}`, message: `spec.data is not a JSON Schema: ${problem.message}` };
+  if (data.type !== 'object') return { pointer: '/spec/data', message: 'the data of an instance is an object: spec.data needs type: object' };
+  return undefined;
 }
 
 /** Where a data path leads in a data schema: the field's schema, or the first name no schema there declares. */

@@ -4,9 +4,10 @@ export {
   type Block, type DataWrite, type BlockRole, type CelMap, type Handler, type Milestone, type ProcessElement, type ProcessModel, type Stage, type Step,
   type StepBodies, type StepKind, type StepOf, type Timer, type Trigger,
 } from './model.js';
+export { EVENT_TYPES, knownEventType } from './events.js';
 export { atomsIn, fieldTestOf, guardOf, type FieldTest, type Guard } from './guards.js';
 export {
-  celTypeFits, dottedPath, jsonTypesOf, lookupDataField, processDataSchema, writeTarget, type DataFieldLookup, type WriteTarget,
+  celTypeFits, dataSchemaProblem, dottedPath, jsonTypesOf, lookupDataField, processDataSchema, typingDataSchema, writeTarget, type DataFieldLookup, type DataSchemaProblem, type WriteTarget,
 } from './data.js';
 export {
   PROCESS_FIELDS, PROCESS_ERROR_SCHEMA, expressionProfile, processExpressions, processProfile, stepResultOf,

@@ -90,8 +90,8 @@ describe('edit keeps what it does not change', () => {
   });
 
   it('add-rule --on-event: a handler the process did not have', async () => {
-    const { before, after } = await edited({ operation: 'add-rule', file: PROCESS, onEvent: "on: {event: intake.withdrawn}\ndo:\n- id: withdrawn\n  complete: {outcome: withdrawn}" });
-    expect(addedLines(before, after)).toEqual(['  onEvent:', '  - "on":', '      event: intake.withdrawn', '    do:', '    - id: withdrawn', '      complete:', '        outcome: withdrawn', '']
+    const { before, after } = await edited({ operation: 'add-rule', file: PROCESS, onEvent: "on: {observation: intake.withdrawn}\ndo:\n- id: withdrawn\n  complete: {outcome: withdrawn}" });
+    expect(addedLines(before, after)).toEqual(['  onEvent:', '  - "on":', '      observation: intake.withdrawn', '    do:', '    - id: withdrawn', '      complete:', '        outcome: withdrawn', '']
       .slice(0, -1));
   });
 

@@ -315,4 +315,35 @@ describe('the patched CEL library', () => {
     expect(evaluate(process, 'has(data.lines[0].sku)', { data: { lines: [{ qty: 1 }] } })).toBe(false);
     expect(evaluate(process, "has({'a': 1}.a) && !has({'a': 1}.b)", {})).toBe(true);
   });
+
+  // Optional elements and entries of literals (cel-spec: [?x], {?k: v}) are valid in the core; the library
+  // refused them as syntax errors until the same patch.
+  it('type-checks and evaluates optional list elements and map entries', () => {
+    expect(checkExpression(process, "[?data.?purchase.?number, 'x']", { expected: 'list' })).toMatchObject({ type: 'list<string>', diagnostics: [] });
+    expect(evaluate(process, "[?data.?purchase.?number, 'x']", { data: { purchase: { number: 'P-1' } } })).toEqual(['P-1', 'x']);
+    expect(evaluate(process, "[?data.?purchase.?number, 'x']", { data: {} })).toEqual(['x']);
+    expect(checkExpression(process, "{'a': 1, ?'b': data.?count}", { expected: 'map' })).toMatchObject({ type: 'map<string, int>', diagnostics: [] });
+    expect(evaluate(process, "{'a': 1, ?'b': data.?count}", { data: { count: 2 } })).toEqual({ a: 1, b: 2 });
+    expect(evaluate(process, "{'a': 1, ?'b': data.?count}", { data: {} })).toEqual({ a: 1 });
+    expect(evaluate(process, '[1, ?optional.none(), 3].size()', {})).toBe(2);
+  });
+
+  it('refuses an optional element that is not an optional', () => {
+    const [d] = checkExpression(process, '[?data.amount]').diagnostics;
+    expect(d).toMatchObject({ code: 'expression_type_error', message: expect.stringContaining("must be optional, got 'double'") });
+  });
+});
+
+describe('strings.quote', () => {
+  it('quotes text as a CEL string literal', () => {
+    expect(checkExpression(process, 'strings.quote(data.decision)', { expected: 'string' }).diagnostics).toEqual([]);
+    expect(evaluate(process, 'strings.quote(data.decision)', { data: { decision: 'a "b"\\c\n' } })).toBe('"a \\"b\\"\\\\c\\n"');
+    expect(checkExpression(process, 'strings.quote(1)').diagnostics.map((d) => d.code)).toEqual(['expression_type_error']);
+  });
+
+  it('is a function, not a variable a catch can rebind: the name stays the function', () => {
+    const caught = createEnvironment({ ...PROCESS, extraVariables: { strings: PROCESS_ERROR_SCHEMA, optional: PROCESS_ERROR_SCHEMA } });
+    expect(checkExpression(caught, "strings.quote('x') + string(optional.of(1).value())").diagnostics).toEqual([]);
+    expect(checkExpression(caught, 'strings.type').diagnostics.map((d) => d.code)).toEqual(['expression_type_error']);
+  });
 });

@@ -139,7 +139,7 @@ const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }>
   'edit:add-step': { exit: 0, run: edit('add-step', ['--file', PROCESS, '--in', 'review', '--step', '{id: note, set: {amount: data.amount}}']) },
   'edit:add-stage': { exit: 0, run: edit('add-stage', ['--file', PROCESS, '--stage', '{id: archive, steps: [{id: archived, complete: {outcome: archived}}]}']) },
   'edit:add-decision-row': { exit: 0, run: edit('add-decision-row', ['--file', PROCESS, '--table', 'lane', '--row', '{when: {amount: "[1000..2000)"}, then: {lane: full}}']) },
-  'edit:add-rule': { exit: 0, run: edit('add-rule', ['--file', PROCESS, '--on-event', '{on: {event: intake.withdrawn}, do: [{id: withdrawn, complete: {outcome: withdrawn}}]}']) },
+  'edit:add-rule': { exit: 0, run: edit('add-rule', ['--file', PROCESS, '--on-event', '{on: {observation: intake.withdrawn}, do: [{id: withdrawn, complete: {outcome: withdrawn}}]}']) },
   'edit:add-form-field': { exit: 0, run: edit('add-form-field', ['--file', PROCESS, '--step', 'review-request', '--name', 'comment', '--schema', '{type: string}']) },
   'edit:rename': { exit: 0, run: edit('rename', ['--file', PROCESS, '--from', 'review-request', '--to', 'assess-request']) },
   'edit:set': { exit: 0, run: edit('set', ['--file', PROCESS, '--path', '/spec/displayName', '--value', 'Intake of requests']) },

@@ -23,7 +23,7 @@ const RELAY = processObject('relay', `  data:
       orderId: {type: string}
       log: {type: array, items: {type: string}}
   start:
-    "on": {event: relay.started}
+    "on": {observation: relay.started}
     key: event.payload.orderId
     set: {orderId: event.payload.orderId, log: "[]"}
   stages:
@@ -59,15 +59,15 @@ const DISPATCH = processObject('dispatch', `  data:
       reviews: {type: integer}
       heard: {type: string}
   start:
-    "on": {event: job.opened}
+    "on": {observation: job.opened}
     key: event.payload.jobId
     set: {jobId: event.payload.jobId, reviews: "0"}
   correlate:
-    - "on": {event: job.updated}
+    - "on": {observation: job.updated}
       key: event.payload.jobId
       set: {note: event.payload.note}
   onEvent:
-    - "on": {event: job.review-requested}
+    - "on": {observation: job.review-requested}
       do: [{id: ask-review, set: {needsReview: "true"}}]
   stages:
     - id: triage
@@ -103,7 +103,7 @@ const DISPATCH = processObject('dispatch', `  data:
         - id: hear
           listen:
             any:
-              - "on": {event: job.signal}
+              - "on": {observation: job.signal}
                 do: [{id: heard-signal, set: {heard: "'signal'"}}]
             timeout: PT1H
             onTimeout: [{id: heard-nothing, set: {heard: "'nothing'"}}]
@@ -115,7 +115,7 @@ given:
   clock: "2026-10-06T09:00:00+02:00"
   principals: {approver: [ann]}
 steps:
-  - emit: {event: job.opened, payload: {jobId: ${jobId}}}
+  - emit: {observation: job.opened, payload: {jobId: ${jobId}}}
 ${steps}`;
 
 /** The engine fixture with these two processes, and scenarios of the second as its only tests. */
@@ -143,10 +143,10 @@ const dir = overlay('sandbox/packages', {
   - advance: PT1H
   - expect: {status: running, stages: {wrap-up: completed, review: not_started}, data: {heard: nothing}, events: [process.step_exited, process.stage_exited]}
 `),
-  'engine-demo/tests/review.test.yaml': scenario('a repeatable stage opens again, correlation goes by key', 'J-2', `  - emit: {event: job.updated, payload: {jobId: J-3, note: not ours}}
-  - emit: {event: job.updated, payload: {jobId: J-2, note: ours}}
-  - emit: {event: job.review-requested}
-  - emit: {event: job.review-requested}
+  'engine-demo/tests/review.test.yaml': scenario('a repeatable stage opens again, correlation goes by key', 'J-2', `  - emit: {observation: job.updated, payload: {jobId: J-3, note: not ours}}
+  - emit: {observation: job.updated, payload: {jobId: J-2, note: ours}}
+  - emit: {observation: job.review-requested}
+  - emit: {observation: job.review-requested}
   - expect:
       data: {note: ours, reviews: 2}
       stages: {triage: open, review: completed}
@@ -168,7 +168,7 @@ describe('threads side by side', () => {
       given: {},
       variables: catalog.variables(),
     });
-    world.emit({ event: 'relay.started', payload: { orderId: 'O-1' } });
+    world.emit({ observation: 'relay.started', payload: { orderId: 'O-1' } });
     const instance = world.root!.instance;
     expect(instance.status).toBe('completed');
     expect(instance.data.log).toEqual(['b1', 'b2', 'b3', 'c1', 'c2', 'd1', 'a']);

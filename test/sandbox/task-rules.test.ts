@@ -26,7 +26,7 @@ mocks:
     stock.reserve@1:
       - output: {reservation: R-1}
 steps:
-  - emit: {event: order.placed, payload: {orderId: O-1, amount: 120}}
+  - emit: {observation: order.placed, payload: {orderId: O-1, amount: 120}}
   - emit: {observation: order.flagged, payload: {data: {result: ok}}}
   - expect: {rules: []}
   - emit: {observation: order.flagged, task: check-order, by: ${CHECKER}, payload: {data: {result: ok}}}

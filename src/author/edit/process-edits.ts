@@ -88,7 +88,7 @@ export interface AddHandlerRequest {
 export function addEventHandler(target: EditTarget, request: AddHandlerRequest, cwd: string): void {
   const model = processOf(target);
   const handler = mappingFragment(request.onEvent, '--on-event', cwd);
-  if (!isRecord(handler.on) || !Array.isArray(handler.do)) throw new Refusal('invalid_fragment', '--on-event must be a handler: on: {event: …}, do: [steps]', { exitCode: 2 });
+  if (!isRecord(handler.on) || !Array.isArray(handler.do)) throw new Refusal('invalid_fragment', '--on-event must be a handler: on: {observation: …} (or a core event), do: [steps]', { exitCode: 2 });
   for (const step of handler.do) if (isRecord(step)) refuseTakenId(model, step.id, 'a step', target.shown);
   target.edit.insert(['spec', 'onEvent'], indexIn(model.onEvent.length, request.index, model.onEvent.length), handler);
 }

@@ -9,7 +9,7 @@ import { celGeneralType, checkExpression, createEnvironment, type CelEnvironment
 import { childPointer } from '../../json/pointer.js';
 import { closestName, didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
-import { processModel, processProfile } from '../../process/index.js';
+import { processModel, processProfile, typingDataSchema } from '../../process/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { atomsOf, isAnyCell, parseCell, uncoveredPoint, type Domain, type InputType, type Point } from '../../model/decision-table.js';
 import { isRecord } from '../../json/guards.js';
@@ -148,9 +148,9 @@ class InputTyper {
   }
 
   private environment(): CelEnvironment {
-    const data = this.context.facts.dataSchema(this.process);
+    const data = typingDataSchema(this.context.facts.dataSchema(this.process));
     const pkg = this.context.workspace.package(this.process.package);
-    this.env ??= createEnvironment(processProfile(data === undefined ? this.process.spec : { ...this.process.spec, data }, this.context.facts.expressionSettings(pkg), pkg?.key));
+    this.env ??= createEnvironment(processProfile({ ...this.process.spec, data }, this.context.facts.expressionSettings(pkg), pkg?.key));
     return this.env;
   }
 }

@@ -13,6 +13,8 @@ import { installationKnowledge, knowledgeDeclared, knowledgePacks } from './know
 import { engines, requires, variables } from './manifest.js';
 import { notificationConditions } from './notification-rules.js';
 import { processCalendars, processElementRules } from './process-statics.js';
+import { processDefinition, processGovernedBy } from './process-definition.js';
+import { processRemember, processSteps } from './process-steps.js';
 import { processExpressionRules } from './process-expressions.js';
 import { processReachability } from './process-reachability.js';
 import { projectTemplateStatics } from './project-templates.js';
@@ -59,8 +61,12 @@ export const RULES: readonly Rule[] = [
   // references
   references,
   // process statics
+  processDefinition,
   processElementRules,
+  processSteps,
+  processRemember,
   processCalendars,
+  processGovernedBy,
   // process language
   processExpressionRules,
   decisionTables,

@@ -9,7 +9,7 @@ import {
   celGeneralType, checkExpression, createEnvironment, type CelEnvironment, type CheckResult, type JsonSchema, type Profile,
 } from '../../cel/index.js';
 import {
-  celTypeFits, dataWrites, expressionProfile, jsonTypesOf, processExpressions, processModel, processProfile, stepResultOf, writeTarget, writtenPaths,
+  celTypeFits, dataWrites, expressionProfile, jsonTypesOf, processExpressions, processModel, processProfile, stepResultOf, typingDataSchema, writeTarget, writtenPaths,
   type DataWrite, type ProcessExpression, type StepCatalog, type StepResult,
 } from '../../process/index.js';
 import type { SourceDocument } from '../../json/document.js';
@@ -98,8 +98,8 @@ export const processExpressionRules = defineRule({
     const shared = new Map<string, Environments>();
     for (const process of context.objects('Process')) {
       const pkg = context.workspace.package(process.package);
-      const data = context.facts.dataSchema(process);
-      const spec = data === undefined ? process.spec : { ...process.spec, data };
+      const data = typingDataSchema(context.facts.dataSchema(process));
+      const spec = { ...process.spec, data };
       const profile = processProfile(spec, context.facts.expressionSettings(pkg), pkg?.key);
       const key = JSON.stringify(profile);
       let environments = shared.get(key);

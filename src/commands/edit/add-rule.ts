@@ -5,13 +5,13 @@ import type { EditResult } from '../../author/edit/index.js';
 
 export default class EditAddRule extends JsonCommand {
   static override summary = 'Add a rule to a process: a row of a decision table, or an event handler.';
-  static override description = `--table and --row add a row as edit add-decision-row does; --on-event adds a handler {on: {event: …}, do: [steps]}
+  static override description = `--table and --row add a row as edit add-decision-row does; --on-event adds a handler {on: {event|observation: …}, do: [steps]}
 to spec.onEvent.
 
 ${EDIT_DESCRIPTION_TAIL}`;
 
   static override examples = [
-    `<%= config.bin %> <%= command.id %> --file processes/claim.yaml --on-event '{on: {event: claim.withdrawn}, do: [{id: withdrawn, complete: {outcome: withdrawn}}]}'`,
+    `<%= config.bin %> <%= command.id %> --file processes/claim.yaml --on-event '{on: {observation: claim.withdrawn}, do: [{id: withdrawn, complete: {outcome: withdrawn}}]}'`,
     `<%= config.bin %> <%= command.id %> --file processes/claim.yaml --table approval-level --row @row.yaml --index 0`,
   ];
 

@@ -1,4 +1,4 @@
-// Throughput of the local core (src/core/server/) over loopback HTTP, through the built module: catalog reads
+// Throughput of the local core (src/server/) over loopback HTTP, through the built module: catalog reads
 // (GET /api/v1/task-types?key=…, the installer's most frequent call) and task-type writes (POST
 // /api/v1/task-types: one SQLite transaction each, with an Idempotency-Key). Bounded request counts, 8 in
 // flight, loopback only; the data directory is a fresh temp directory, removed afterwards.
@@ -29,7 +29,7 @@ async function throughput(count, status, request) {
 }
 
 export async function run({ root = fileURLToPath(new URL('../../', import.meta.url)) } = {}) {
-  const { startCoreServer } = await import(new URL('dist/core/server/server.js', `file://${root.endsWith('/') ? root : `${root}/`}`).href);
+  const { startCoreServer } = await import(new URL('dist/server/server.js', `file://${root.endsWith('/') ? root : `${root}/`}`).href);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-core-'));
   const core = await startCoreServer({ dataDir, token: 'bench', host: '127.0.0.1', port: 0 });
   const headers = { Authorization: 'Bearer bench', 'Content-Type': 'application/json' };

@@ -12,7 +12,7 @@ const OBJECTS = 500;
 export async function run({ root = fileURLToPath(new URL('../../', import.meta.url)) } = {}) {
   const dist = (path) => new URL(`dist/${path}`, `file://${root.endsWith('/') ? root : `${root}/`}`).href;
   const [{ plan }, { apply }, { startCoreServer }] = await Promise.all([
-    import(dist('plan/plan.js')), import(dist('plan/apply.js')), import(dist('core/server/server.js'))]);
+    import(dist('plan/plan.js')), import(dist('plan/apply.js')), import(dist('server/server.js'))]);
   const packageDir = generatePackage(OBJECTS, { key: 'bench-plan' });
   const install = join(dirname(packageDir), 'packages.yaml');
   writeFileSync(install, 'apiVersion: taimen.ai/v1\nkind: Installation\nkey: bench-plan\nspec:\n  packages: [{key: bench-plan, path: ./bench-plan}]\n');

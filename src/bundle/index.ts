@@ -12,3 +12,4 @@ export type { SignatureFile, VerifyResult } from './signature.js';
 export { dataDirectory, loadPublicKey, loadSigningKey, newId, publicKeyJson, readTrustStore, trustDirectory, trustKey } from './keys.js';
 export type { SigningKey, TrustedKey, TrustStore } from './keys.js';
 export { BundleFailure } from './failure.js';
+export { jsonText } from './json-text.js';

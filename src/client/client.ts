@@ -138,6 +138,21 @@ export class CoreClient {
 
   /** One request with the transport rules; the answer body parsed (an empty body is `{}`). */
   async call<T>(method: string, path: string, options: RequestOptions & { headers?: Record<string, string> } = {}): Promise<CoreAnswer<T>> {
+    const { status, text } = await this.exchangeText(method, path, options);
+    return this.answer<T>(method, path, status, text);
+  }
+
+  /**
+   * One request with the transport rules; a 2xx answer as the text the server sent (for a document whose
+   * number forms must survive, such as a signed bundle), any other as a `CoreHttpError`.
+   */
+  async callText(method: string, path: string, options: RequestOptions & { headers?: Record<string, string> } = {}): Promise<{ status: number; text: string }> {
+    const answered = await this.exchangeText(method, path, options);
+    if (answered.status < 200 || answered.status >= 300) await this.answer(method, path, answered.status, answered.text);
+    return answered;
+  }
+
+  private async exchangeText(method: string, path: string, options: RequestOptions & { headers?: Record<string, string> }): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', ...options.headers };
     if ((options.idempotent ?? method !== 'GET') && method !== 'GET') headers['Idempotency-Key'] = randomUUID();
     const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
@@ -145,14 +160,11 @@ export class CoreClient {
     let response = await this.exchange(method, url, headers, body);
     if (response.status === 401 && this.options.token.renew) {
       const text = await response.text();
-      if (RENEWABLE_401.has(errorCode(parseLoose(text)) ?? '')) {
-        await this.options.token.renew();
-        response = await this.exchange(method, url, headers, body); // the same Idempotency-Key
-      } else {
-        return this.answer<T>(method, path, response.status, text);
-      }
+      if (!RENEWABLE_401.has(errorCode(parseLoose(text)) ?? '')) return { status: response.status, text };
+      await this.options.token.renew();
+      response = await this.exchange(method, url, headers, body); // the same Idempotency-Key
     }
-    return this.answer<T>(method, path, response.status, await response.text());
+    return { status: response.status, text: await response.text() };
   }
 
   private urlOf(path: string, query: RequestOptions['query']): string {

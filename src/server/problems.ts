@@ -1,0 +1,49 @@
+/**
+ * The findings of the core's package routes (`ProcessProblemOut`, compat-core-packages §2.8): the same shape
+ * from `/packages:test`, `/packages:plan` and `/packages:apply`, located by file and the line of the pointer
+ * (or of its nearest parent written in the file), and sorted as the core sorts them.
+ */
+import type { PackageProblem } from '../contract/packages.js';
+import type { SourceDocument } from '../json/document.js';
+
+export type Problem = PackageProblem;
+
+export interface ProblemOptions {
+  severity?: 'error' | 'warning';
+  hint?: string;
+}
+
+/** A problem at `pointer` of a parsed file. */
+export function problemIn(document: SourceDocument, code: string, pointer: string, message: string, options: ProblemOptions = {}): Problem {
+  return { code, severity: options.severity ?? 'error', path: pointer, file: document.file, line: document.locate(pointer).line, message, hint: options.hint ?? null };
+}
+
+/** A problem of a file that could not be parsed, or of no file at all (`file` null). */
+export function problemAt(file: string | null, line: number | null, code: string, pointer: string, message: string, options: ProblemOptions = {}): Problem {
+  return { code, severity: options.severity ?? 'error', path: pointer, file, line, message, hint: options.hint ?? null };
+}
+
+export function isErrorProblem(problem: Problem): boolean {
+  return problem.severity === 'error';
+}
+
+/** The core's order: errors first, then by file, line, path and code. */
+export function sortProblems(problems: readonly Problem[]): Problem[] {
+  return [...problems].sort(
+    (a, b) =>
+      Number(b.severity === 'error') - Number(a.severity === 'error') ||
+      compare(a.file ?? '', b.file ?? '') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      compare(a.path, b.path) ||
+      compare(a.code, b.code),
+  );
+}
+
+/** Files that hold an error: their objects are not tried, and a test they name is not reported unknown. */
+export function filesWithErrors(problems: readonly Problem[]): Set<string> {
+  return new Set(problems.filter(isErrorProblem).map((problem) => problem.file ?? ''));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

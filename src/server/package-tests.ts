@@ -52,13 +52,12 @@ export async function testPackage(request: PackageTestRequest, store: Store, eng
 /** The tests the request names (all of them when it names none); a name that is no test of the package is `unknown_test`. */
 function selectTests(source: PackageSource, named: readonly string[] | undefined): { files: string[]; problems: Problem[] } {
   const valid = new Set(source.tests.map((test) => test.file));
-  const problems: Problem[] = [];
-  if (named === undefined) return { files: [...valid], problems };
   const reported = new Set(source.problems.map((problem) => problem.file));
-  named.forEach((name, index) => {
+  const problems: Problem[] = [];
+  (named ?? []).forEach((name, index) => {
     if (!valid.has(name) && !reported.has(name)) problems.push(problemAt(null, null, 'unknown_test', `/tests/${index}`, `${name} is not a test of the package (tests/…/*.test.yaml)`));
   });
-  const files = [...new Set(named.filter((name) => valid.has(name)))];
+  const files = named === undefined ? [...valid] : [...new Set(named.filter((name) => valid.has(name)))];
   const commandTests = source.tests.filter((test) => files.includes(test.file) && test.subject !== 'process').length;
   if (commandTests > MAX_COMMAND_TESTS) {
     problems.push(problemAt(null, null, 'too_many_tests', '/tests', `${commandTests} rule and task-type tests: at most ${MAX_COMMAND_TESTS} run in one request`));

@@ -13,8 +13,8 @@ const CLAIMS: Subject = {
   missing: { variable: 'HELPDESK_URL', description: 'API of the helpdesk the observer polls' },
   firstPlan: [
     /^ {2}\+ Role\/claims-manager \(claims\) — new$/m,
-    /^ {2}\+ Process\/claim: create \/spec\/version, /m,
-    /^ {2}\+ TaskType\/claim-review: create \/spec\/displayName, /m,
+    /^ {2}\+ Process\/claim: create$/m,
+    /^ {2}\+ TaskType\/claim-review: create$/m,
     /^ {2}\+ KnowledgePack\/claims@1 \(claims\)/m,
     /^ {2}\+ NotificationRule\/claim-reply-approval/m,
   ],

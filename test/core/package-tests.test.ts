@@ -99,6 +99,8 @@ describe('tests selected before the run', () => {
     const tests = Array.from({ length: 101 }, (_, i) => ({ path: `tests/r${i}.test.yaml`, content: `subject: rule\nrule: reopened\nname: r${i}\nsteps: [{expect: {result: matched}}]\n` }));
     const answer = await test(plugged, [...packageFiles(DESK), rule, ...tests], { checkOnly: true, tests: tests.map((t) => t.path) });
     expect(codes(answer)).toEqual(['too_many_tests -/tests']);
+    expect(codes(await test(plugged, [...packageFiles(DESK), rule, ...tests], { checkOnly: true }))).toEqual(['too_many_tests -/tests']);
+    expect(codes(await test(plugged, [...packageFiles(DESK), rule, ...tests.slice(1)], { checkOnly: true }))).toEqual([]);
   });
 
   it('runs the scenarios in the sandbox engine by default', async () => {

@@ -165,8 +165,8 @@ export const EXAMPLE: Subject = {
   missing: { variable: 'FLEET_API_URL', description: 'API of the fleet telematics the observer polls for faults and run hours' },
   firstPlan: [
     /^ {2}\+ Role\/maintenance-planner \(field-maintenance\) — new$/m,
-    /^ {2}\+ Process\/work-order: create \/spec\/version, /m,
-    /^ {2}\+ TaskType\/site-inspection: create \/spec\/displayName, /m,
+    /^ {2}\+ Process\/work-order: create$/m,
+    /^ {2}\+ TaskType\/site-inspection: create$/m,
     /^ {2}\+ KnowledgePack\/equipment@1 \(field-maintenance\)/m,
     /^ {2}\+ NotificationRule\/parts-approval-requested/m,
   ],

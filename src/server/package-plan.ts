@@ -3,8 +3,8 @@
  * each TaskType, Agent, Calendar, Process, WorkRule and View compared in its catalog form with the latest
  * version in the catalog — fields owned by the package or, when someone changed them since the last apply,
  * by the console — renames, views the package no longer brings, and a `planHash` over the files, the state of
- * the touched keys (`catalogEtag`) and the whole plan. `/packages:apply` builds the same plan again, and
- * `publishPlan` writes it — for real in apply, as a rolled-back trial in plan.
+ * the touched keys (`catalogEtag`) and the whole plan. `/packages:apply` builds the same plan again and
+ * writes it change by change (`publishChange`).
  */
 import { CORE_PLANNED_KINDS, type CorePlannedKind, type PackageFile, type PackagePlan, type PlanChange, type PlanField, type PlanOutside, type PlanProcess } from '../contract/packages.js';
 import { isRecord } from '../json/guards.js';
@@ -13,7 +13,7 @@ import { CoreError } from './errors.js';
 import { digest, now, sameJson } from './identity.js';
 import { type LinkRecord, dropLink, linkOf, linkedKeys, writeLink } from './package-links.js';
 import type { PackageSource, SourceObject } from './package-source.js';
-import { type Problem, filesWithErrors, problemIn, sortProblems } from './problems.js';
+import { type Problem, problemIn, sortProblems } from './problems.js';
 import type { PackageLink } from './routes/catalog.js';
 import { restoreKey, retireKey, retirementOf } from './routes/processes.js';
 import type { Store } from './store.js';
@@ -111,32 +111,9 @@ export function buildPlan(store: Store, request: PlanRequest, checked: CheckedPa
   return { plan, planned, touched };
 }
 
-/**
- * The plan tried: its writes run in a trial that is always rolled back, each change in a savepoint, so a
- * change its command refuses becomes a problem of its object instead of a failed apply. Objects of a file
- * that already has an error are not tried.
- */
-export function tryPlan(store: Store, built: BuiltPlan): PackagePlan {
-  const broken = filesWithErrors(built.plan.problems);
-  const refusals: Problem[] = [];
-  const link = packageLink(built.plan, built.plan.planHash);
-  store.rolledBack(() => {
-    for (const planned of built.planned) {
-      if (planned.object && broken.has(planned.object.file)) continue;
-      try {
-        store.savepoint(() => publishChange(store, planned, link));
-      } catch (error) {
-        if (!(error instanceof CoreError) || !planned.object) throw error;
-        refusals.push(problemIn(planned.object.document, error.code, '/key', error.message));
-      }
-    }
-  });
-  return { ...built.plan, problems: sortProblems([...built.plan.problems, ...refusals]) };
-}
-
 /** The link apply gives every object it plans. */
-export function packageLink(plan: PackagePlan, planHash: string): PackageLink {
-  return { key: plan.package.key ?? '', version: plan.package.version, installHash: planHash, installedAt: now() };
+export function packageLink(plan: PackagePlan): PackageLink {
+  return { key: plan.package.key ?? '', version: plan.package.version, installHash: plan.planHash, installedAt: now() };
 }
 
 /** Writes one change by its kind's own command (§5.2 steps 7, 9, 10); the version the key has after it. */
@@ -149,7 +126,6 @@ export function publishChange(store: Store, planned: PlannedChange, link: Packag
     return version;
   }
   if (action === 'restore') {
-    requireCalendarsInUse(store, planned);
     restoreKey(store, kind as 'Process' | 'Calendar' | 'View', key);
   } else if (action !== 'unchanged') {
     version = catalog.publish(store, key, planned.published!, link, planned.toVersion);
@@ -161,13 +137,6 @@ export function publishChange(store: Store, planned: PlannedChange, link: Packag
   }
   writeLink(store, kind, key, link, planned.wanted!, catalog.collection);
   return version;
-}
-
-/** A restored process must not name a calendar retired meanwhile (§5.2 step 7). */
-function requireCalendarsInUse(store: Store, planned: PlannedChange): void {
-  const calendar = planned.published?.calendar;
-  if (planned.change.kind !== 'Process' || typeof calendar !== 'string' || !retirementOf(store, 'Calendar', calendar)) return;
-  throw new CoreError(409, 'calendar_retired', `process ${planned.change.key} names calendar ${calendar}, which is retired`, { calendar });
 }
 
 function requireWorkspace(store: Store, workspaceId: string | null): void {

@@ -1,6 +1,6 @@
 /**
- * `/packages:plan` and `/packages:apply` (compat-core-packages §4, §5): a plan is built on the catalog as it is
- * and tried in a transaction that is always rolled back; apply builds the same plan again in its own
+ * `/packages:plan` and `/packages:apply` (compat-core-packages §4, §5): a plan is built on the catalog as it is,
+ * in a transaction that is always rolled back; apply builds the same plan again in its own
  * transaction and refuses in the core's order — a different `planHash` first (`409 plan_stale`), then
  * instances that need a migration (`422 migration_required`), then any other error (`422 invalid_package`) —
  * before it publishes every change in plan order and links every planned object to the package.
@@ -9,7 +9,7 @@ import type { CorePlannedKind, PackageApplied, PackageFile, PackagePlan } from '
 import { KIND_CATALOGS, deprecateTaskTypes } from './catalog-forms.js';
 import { coreFindings } from './core-checks.js';
 import { conflict, unprocessable } from './errors.js';
-import { type CheckedPackage, type PlanRequest, buildPlan, etagOf, packageLink, publishChange, tryPlan } from './package-plan.js';
+import { type CheckedPackage, type PlanRequest, buildPlan, etagOf, packageLink, publishChange } from './package-plan.js';
 import { readPackageSource } from './package-source.js';
 import { type Problem, isErrorProblem } from './problems.js';
 import { linkOf } from './package-links.js';
@@ -23,8 +23,9 @@ export async function checkPackage(files: readonly PackageFile[], workspaceId: s
   return { source, checks: await coreFindings(files, source, { defaults: false }) };
 }
 
+/** The plan of a package; the route runs it in a transaction that is always rolled back, so it writes nothing. */
 export function planPackage(store: Store, request: PlanRequest, checked: CheckedPackage): PackagePlan {
-  return tryPlan(store, buildPlan(store, request, checked));
+  return buildPlan(store, request, checked).plan;
 }
 
 export interface ApplyRequest extends PlanRequest {
@@ -42,7 +43,7 @@ export function applyPackage(store: Store, request: ApplyRequest, checked: Check
   const { problems } = plan;
   refuseProblems(problems.filter((problem) => problem.code === 'migration_required'), 'migration_required', (first) => first.message, problems);
   refuseProblems(problems.filter(isErrorProblem), 'invalid_package', (first) => `The package is invalid: ${first.message} at ${first.path}`, problems);
-  const link = packageLink(plan, plan.planHash);
+  const link = packageLink(plan);
   const applied = built.planned.map((planned) => ({ ...pick(planned.change), version: publishChange(store, planned, link) }));
   return { planHash: plan.planHash, catalogEtag: etagOf(store, built.touched), applied };
 }

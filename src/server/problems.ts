@@ -39,11 +39,6 @@ export function sortProblems(problems: readonly Problem[]): Problem[] {
   );
 }
 
-/** Files that hold an error: their objects are not tried, and a test they name is not reported unknown. */
-export function filesWithErrors(problems: readonly Problem[]): Set<string> {
-  return new Set(problems.filter(isErrorProblem).map((problem) => problem.file ?? ''));
-}
-
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -112,11 +112,6 @@ export class Store {
     return done.result;
   }
 
-  /** Runs `fn` in a savepoint (a transaction of its own outside one): a throw undoes its writes and no others. */
-  savepoint<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
-  }
-
   insert<T extends Row>(collection: string, key: string, row: T): T {
     this.stmt('INSERT INTO rows (collection, id, key, body) VALUES (?, ?, ?, ?)').run(collection, row.id, key, JSON.stringify(row));
     return row;

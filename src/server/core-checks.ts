@@ -65,8 +65,9 @@ async function checkFiles(files: readonly PackageFile[], source: PackageSource, 
     for (const file of files) {
       const target = resolve(dir, file.path);
       if (!target.startsWith(dir + sep)) continue; // the request's paths are checked before: nothing leaves the package
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, file.content);
+      // A path that is also a directory of another file (`a.yaml` and `a.yaml/b.yaml`) cannot be written: only
+      // the first is checked.
+      await mkdir(dirname(target), { recursive: true }).then(() => writeFile(target, file.content)).catch(() => undefined);
     }
     const { report } = await check({ cwd: dir, paths: ['.'] });
     return [...report.errors, ...report.warnings, ...report.suppressed]

@@ -140,6 +140,9 @@ describe('the core\'s checks: the codes rules mark core: true', () => {
       { code: 'duplicate_element_id', severity: 'error', path: '/spec/stages/0/steps/1/id', file: 'processes/intake.yaml', line: 14, message: expect.stringContaining("'check'") },
     ]);
     expect(await coreFindings(files, source, { defaults: false, codes: new Set() })).toEqual([]);
+    // A file where another one needs a directory cannot be written out: it is left unchecked, the rest is not.
+    const clash = [...files, { path: 'processes/intake.yaml/notes.yaml', content: 'a: 1\n' }];
+    expect((await coreFindings(clash, await readPackageSource(clash, null), { defaults: false, codes: new Set(['duplicate_element_id']) })).map((p) => p.code)).toEqual(['duplicate_element_id']);
     const marked = await coreFindings(files, source, { defaults: false });
     expect(marked.every((problem) => coreCodes().has(problem.code))).toBe(true);
   });

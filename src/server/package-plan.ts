@@ -10,9 +10,9 @@ import { CORE_PLANNED_KINDS, type CorePlannedKind, type PackageFile, type Packag
 import { isRecord } from '../json/guards.js';
 import { type Form, KIND_CATALOGS, type Latest, activeTaskTypes, deprecateTaskTypes } from './catalog-forms.js';
 import { CoreError } from './errors.js';
-import { digest, now, sameJson } from './identity.js';
+import { byText, digest, now, sameJson } from './identity.js';
 import { type LinkRecord, dropLink, linkOf, linkedKeys, writeLink } from './package-links.js';
-import type { PackageSource, SourceObject } from './package-source.js';
+import { type PackageSource, type SourceObject, byPath } from './package-source.js';
 import { type Problem, problemIn, sortProblems } from './problems.js';
 import type { PackageLink } from './routes/catalog.js';
 import { restoreKey, retireKey, retirementOf } from './routes/processes.js';
@@ -91,7 +91,7 @@ export function buildPlan(store: Store, request: PlanRequest, checked: CheckedPa
   const changes = planned.map((p) => p.change);
   const processes = planned.flatMap((p) => processOf(p) ?? []);
   const planHash = digest({
-    package: digest([...request.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map(({ path, content }) => ({ path, content }))),
+    package: digest(byPath(request.files).map(({ path, content }) => ({ path, content }))),
     catalogEtag,
     changes,
     processes: processes.map(({ key, fromVersion, toVersion, instances }) => ({ key, fromVersion, toVersion, instances })),
@@ -146,7 +146,7 @@ function requireWorkspace(store: Store, workspaceId: string | null): void {
 }
 
 function byKindAndKey(a: { kind: string; key: string }, b: { kind: string; key: string }): number {
-  return (KIND_ORDER.get(a.kind) ?? 99) - (KIND_ORDER.get(b.kind) ?? 99) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return (KIND_ORDER.get(a.kind) ?? 99) - (KIND_ORDER.get(b.kind) ?? 99) || byText(a.key, b.key);
 }
 
 /** Objects the core does not plan, and who applies them, sorted by kind and key. */
@@ -154,7 +154,7 @@ function outsideOf(source: PackageSource): PlanOutside[] {
   return source.objects
     .filter((object) => !isPlanned(object.kind) && !NOT_OUTSIDE.has(object.kind))
     .map((object): PlanOutside => ({ kind: object.kind, key: object.key, appliedBy: object.kind === 'NotificationRule' ? 'notification-service' : 'installer' }))
-    .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    .sort((a, b) => byText(a.kind, b.kind) || byText(a.key, b.key));
 }
 
 /** `spec.renames` of the manifest (§4.2 step 6): only a Process or a Calendar moves to a new key. */

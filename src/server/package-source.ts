@@ -15,6 +15,7 @@ import type { Finding } from '../model/finding.js';
 import { reduceSchemaErrors } from '../schema/errors.js';
 import { validatorFor } from '../schema/validators.js';
 import type { PackageFile } from '../contract/packages.js';
+import { byText } from './identity.js';
 import { type Problem, problemAt, problemIn } from './problems.js';
 
 /** The kinds the core knows; a file of any other kind (a KnowledgePack too) is `unknown_kind`. */
@@ -74,8 +75,8 @@ const PROCESS_TEST_FIELDS = ['/version', '/mocks/agents', '/mocks/recall'];
 
 /** Reads a package as the core does; `workspaceId` is the request's, which a `${…}` workspaceId stands for. */
 export async function readPackageSource(files: readonly PackageFile[], workspaceId: string | null): Promise<PackageSource> {
-  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const byPath = new Map(sorted.map((file) => [file.path, file.content]));
+  const sorted = byPath(files);
+  const contents = new Map(sorted.map((file) => [file.path, file.content]));
   const source: PackageSource = { key: null, version: null, objects: [], tests: [], testFiles: new Set(), problems: [] };
   const testDocuments: SourceDocument[] = [];
   const seen = new Map<string, string>();
@@ -89,7 +90,7 @@ export async function readPackageSource(files: readonly PackageFile[], workspace
     else if (role === 'test') testDocuments.push(document);
     else if (role === 'object') {
       const object = readObject(document, source.problems);
-      if (object && inlineDataSchema(object, byPath, source.problems)) {
+      if (object && inlineDataSchema(object, contents, source.problems)) {
         resolveInstallVariable(object, workspaceId, source.problems);
         keepFirst(object, seen, source);
       }
@@ -101,6 +102,11 @@ export async function readPackageSource(files: readonly PackageFile[], workspace
     if (test) source.tests.push(test);
   }
   return source;
+}
+
+/** The files in the core's order: their paths sorted as plain strings. */
+export function byPath<T extends { path: string }>(files: readonly T[]): T[] {
+  return [...files].sort((a, b) => byText(a.path, b.path));
 }
 
 type Role = 'manifest' | 'test' | 'dictionary' | 'object' | 'none';

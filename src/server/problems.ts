@@ -5,6 +5,7 @@
  */
 import type { PackageProblem } from '../contract/packages.js';
 import type { SourceDocument } from '../json/document.js';
+import { byText } from './identity.js';
 
 export type Problem = PackageProblem;
 
@@ -32,13 +33,9 @@ export function sortProblems(problems: readonly Problem[]): Problem[] {
   return [...problems].sort(
     (a, b) =>
       Number(b.severity === 'error') - Number(a.severity === 'error') ||
-      compare(a.file ?? '', b.file ?? '') ||
+      byText(a.file ?? '', b.file ?? '') ||
       (a.line ?? 0) - (b.line ?? 0) ||
-      compare(a.path, b.path) ||
-      compare(a.code, b.code),
+      byText(a.path, b.path) ||
+      byText(a.code, b.code),
   );
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

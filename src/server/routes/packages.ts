@@ -1,6 +1,6 @@
 import type { ContractError } from '../errors.js';
 import { unprocessable } from '../errors.js';
-import { now } from '../identity.js';
+import { byText, now } from '../identity.js';
 import type { PackageFile } from '../../contract/packages.js';
 import type { CheckedPackage } from '../package-plan.js';
 import { applyPackage, checkPackage, planPackage } from '../packages.js';
@@ -69,7 +69,7 @@ function rowsNamed(store: Store, kind: RecordedKind, key: string): CatalogRow[] 
 /** `/packages:record` (§8.3): every named object must exist, all or nothing; the link moves even when nothing changed. */
 function record(store: Store, body: RecordBody) {
   const objects = [...new Map(body.objects.map((object) => [`${object.kind}/${object.key}`, object])).values()].sort(
-    (a, b) => RECORDED_KINDS.indexOf(a.kind) - RECORDED_KINDS.indexOf(b.kind) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+    (a, b) => RECORDED_KINDS.indexOf(a.kind) - RECORDED_KINDS.indexOf(b.kind) || byText(a.key, b.key),
   );
   const missing = objects.filter((object) => rowsNamed(store, object.kind, object.key).length === 0);
   if (missing.length > 0) {

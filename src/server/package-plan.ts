@@ -8,6 +8,7 @@
  */
 import { CORE_PLANNED_KINDS, type CorePlannedKind, type PackageFile, type PackagePlan, type PlanChange, type PlanField, type PlanOutside, type PlanProcess } from '../contract/packages.js';
 import { isRecord } from '../json/guards.js';
+import { childPointer } from '../json/pointer.js';
 import { type Form, KIND_CATALOGS, type Latest, activeTaskTypes, deprecateTaskTypes } from './catalog-forms.js';
 import { CoreError } from './errors.js';
 import { byText, digest, now, sameJson } from './identity.js';
@@ -251,7 +252,7 @@ function calendarInUse(object: SourceObject, comparison: Comparison): void {
  */
 function compare(kind: CorePlannedKind, wanted: Form, latest: Latest | undefined, link: LinkRecord | undefined, overwriteConsole: boolean): { fields: PlanField[]; published: Form } {
   if (!latest) {
-    return { fields: Object.entries(wanted).map(([member, after]) => ({ path: specPath(member), before: null, after, owner: 'package', applies: true })), published: wanted };
+    return { fields: Object.entries(wanted).map(([member, after]) => ({ path: childPointer('/spec', member), before: null, after, owner: 'package', applies: true })), published: wanted };
   }
   const published = { ...wanted };
   const members = [...new Set([...Object.keys(wanted), ...Object.keys(latest.form)])];
@@ -264,17 +265,13 @@ function compare(kind: CorePlannedKind, wanted: Form, latest: Latest | undefined
         if (member in latest.form) published[member] = latest.form[member];
         else delete published[member];
       }
-      return { path: specPath(member), before: latest.form[member] ?? null, after: wanted[member] ?? null, owner: console ? 'console' : 'package', applies };
+      return { path: childPointer('/spec', member), before: latest.form[member] ?? null, after: wanted[member] ?? null, owner: console ? 'console' : 'package', applies };
     });
   return { fields, published };
 }
 
 function sameMember(a: Form, b: Form, member: string): boolean {
   return member in a === member in b && sameJson(a[member], b[member]);
-}
-
-function specPath(member: string): string {
-  return `/spec/${member.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
 /** A TaskType's active versions the apply deprecates: all but the one it keeps (the latest, when unchanged). */

@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { pointerSegments } from '../json/pointer.js';
+import { childPointer, pointerSegments } from '../json/pointer.js';
 import type { ContractError } from './errors.js';
 import { COMPONENT_SCHEMAS } from './schemas.js';
 
@@ -53,7 +53,7 @@ export function contractCheck(name: string, value: unknown, root: string): Contr
 function pointerOf(error: ErrorObject): string {
   const params = error.params as { missingProperty?: string; additionalProperty?: string };
   const member = params.missingProperty ?? params.additionalProperty;
-  return member === undefined ? error.instancePath : `${error.instancePath}/${member.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  return member === undefined ? error.instancePath : childPointer(error.instancePath, member);
 }
 
 /** The core's wording of a contract error (its request models are pydantic's). */

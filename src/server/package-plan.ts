@@ -14,7 +14,7 @@ import { CoreError } from './errors.js';
 import { byText, digest, now, sameJson } from './identity.js';
 import { type LinkRecord, dropLink, linkOf, linkedKeys, writeLink } from './package-links.js';
 import { type PackageSource, type SourceObject, byPath } from './package-source.js';
-import { type Problem, problemIn, sortProblems } from './problems.js';
+import { type Problem, problemIn, sortProblems, withoutRepeats } from './problems.js';
 import type { PackageLink } from './routes/catalog.js';
 import { restoreKey, retireKey, retirementOf } from './routes/processes.js';
 import type { Store } from './store.js';
@@ -106,7 +106,7 @@ export function buildPlan(store: Store, request: PlanRequest, checked: CheckedPa
     outside: outsideOf(source),
     processes,
     regulationCoverage: [],
-    problems: sortProblems(comparison.problems),
+    problems: sortProblems(withoutRepeats(comparison.problems)),
     createdAt: now(),
   };
   return { plan, planned, touched };

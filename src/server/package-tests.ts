@@ -13,7 +13,7 @@ import { runTests } from '../sandbox/index.js';
 import { coreFindings } from './core-checks.js';
 import { CoreError } from './errors.js';
 import { type PackageSource, readPackageSource } from './package-source.js';
-import { type Problem, isErrorProblem, problemAt, problemIn, sortProblems } from './problems.js';
+import { type Problem, isErrorProblem, problemAt, problemIn, sortProblems, withoutRepeats } from './problems.js';
 import type { PackageTester, ScenarioResults, ScenarioRun } from './route.js';
 import type { Store } from './store.js';
 
@@ -72,15 +72,6 @@ function versionMismatches(source: PackageSource): Problem[] {
     const process = source.objects.find((object) => object.kind === 'Process' && object.key === test.target);
     if (test.subject !== 'process' || version === undefined || !process || version === process.spec.version) return [];
     return [problemIn(test.document, 'test_version_mismatch', '/version', `the test runs version ${String(version)} of process ${test.target}, and the package has version ${String(process.spec.version)}`)];
-  });
-}
-
-/** One finding per code and place, whichever pass found it first. */
-function withoutRepeats(problems: readonly Problem[]): Problem[] {
-  const seen = new Set<string>();
-  return problems.filter((problem) => {
-    const id = `${problem.code}\u0000${problem.file ?? ''}\u0000${problem.path}`;
-    return !seen.has(id) && Boolean(seen.add(id));
   });
 }
 

@@ -39,3 +39,15 @@ export function sortProblems(problems: readonly Problem[]): Problem[] {
       byText(a.code, b.code),
   );
 }
+
+/**
+ * One finding per code and place, whichever pass found it first: the core's reading of the files and the
+ * checks of `check` may both report a mistake (a duplicate object, a test without its subject).
+ */
+export function withoutRepeats(problems: readonly Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const id = `${problem.code}\u0000${problem.file ?? ''}\u0000${problem.path}`;
+    return !seen.has(id) && Boolean(seen.add(id));
+  });
+}

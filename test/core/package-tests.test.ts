@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES } from '../../src/check/rules/index.js';
 import { coreCodes, coreFindings } from '../../src/server/core-checks.js';
 import { readPackageSource } from '../../src/server/package-source.js';
+import { withoutRepeats } from '../../src/server/problems.js';
 import type { ScenarioRun } from '../../src/server/route.js';
 import { parseSeed } from '../../src/server/seed.js';
 import { FIXTURES } from '../support/overlay.js';
@@ -145,6 +146,17 @@ describe('the core\'s checks: the codes rules mark core: true', () => {
     expect((await coreFindings(clash, await readPackageSource(clash, null), { defaults: false, codes: new Set(['duplicate_element_id']) })).map((p) => p.code)).toEqual(['duplicate_element_id']);
     const marked = await coreFindings(files, source, { defaults: false });
     expect(marked.every((problem) => coreCodes().has(problem.code))).toBe(true);
+  });
+
+  it('report a mistake the core\'s reading of the files finds too only once', async () => {
+    const review = (name: string) => ({ path: `task-types/${name}.yaml`, content: 'apiVersion: taimen.ai/v1\nkind: TaskType\nkey: review\nspec: {displayName: Review}\n' });
+    const files = [manifest, review('a'), review('b')];
+    const source = await readPackageSource(files, null);
+    const checks = await coreFindings(files, source, { defaults: false, codes: new Set(['duplicate_object']) });
+    const at = (problems: { code: string; file: string | null; path: string }[]) => problems.map((p) => `${p.code} ${p.file}${p.path}`);
+    expect(at(source.problems)).toEqual(['duplicate_object task-types/b.yaml/key']);
+    expect(at(checks)).toEqual(['duplicate_object task-types/b.yaml/key']);
+    expect(at(withoutRepeats([...source.problems, ...checks]))).toEqual(['duplicate_object task-types/b.yaml/key']);
   });
 
   it('in /packages:test, see the manifest defaults put in and skip a task type, rule or agent still holding ${…}', async () => {

@@ -30,7 +30,12 @@ export function byText(a: string, b: string): number {
 }
 
 export function digest(value: unknown): string {
-  return `sha256:${createHash('sha256').update(stableJson(value)).digest('hex')}`;
+  return digestOfText(stableJson(value));
+}
+
+/** `digest` of a value whose `stableJson` is at hand. */
+export function digestOfText(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 export function sameJson(a: unknown, b: unknown): boolean {

@@ -11,7 +11,7 @@ import { isRecord } from '../json/guards.js';
 import { childPointer } from '../json/pointer.js';
 import { type Form, KIND_CATALOGS, type Latest, activeTaskTypes, deprecateTaskTypes } from './catalog-forms.js';
 import { CoreError } from './errors.js';
-import { byText, digest, now, sameJson } from './identity.js';
+import { byText, digest, digestOfText, now, sameJson, stableJson } from './identity.js';
 import { type LinkRecord, dropLink, linkOf, linkedKeys, writeLink } from './package-links.js';
 import { type PackageSource, type SourceObject, byPath } from './package-source.js';
 import { type Problem, problemIn, sortProblems, withoutRepeats } from './problems.js';
@@ -70,6 +70,7 @@ function isPlanned(kind: string): kind is CorePlannedKind {
 /** What a plan sees of the request and the catalog while it compares one object. */
 interface Comparison {
   store: Store;
+  reads: CatalogReads;
   source: PackageSource;
   request: PlanRequest;
   /** `Kind/to` → the key it is renamed from. */
@@ -81,14 +82,15 @@ interface Comparison {
 export function buildPlan(store: Store, request: PlanRequest, checked: CheckedPackage): BuiltPlan {
   requireWorkspace(store, request.workspaceId);
   const { source } = checked;
-  const comparison: Comparison = { store, source, request, renames: new Map(), problems: [...source.problems, ...checked.checks] };
+  const reads = new CatalogReads(store);
+  const comparison: Comparison = { store, reads, source, request, renames: new Map(), problems: [...source.problems, ...checked.checks] };
   readRenames(comparison);
   const objects = source.objects.filter((object) => isPlanned(object.kind) && !object.unresolved).sort(byKindAndKey);
   const planned = objects.flatMap((object) => planObject(object, comparison) ?? []);
   planned.push(...goneViews(comparison));
   planned.sort((a, b) => byKindAndKey(a.change, b.change));
   const touched = touchedKeys(planned, comparison);
-  const catalogEtag = etagOf(store, touched);
+  const catalogEtag = etagOf(reads, touched);
   const changes = planned.map((p) => p.change);
   const processes = planned.flatMap((p) => processOf(p) ?? []);
   const planHash = digest({
@@ -188,22 +190,21 @@ function readRenames(comparison: Comparison): void {
 
 /** One object compared with the catalog (§4.2 step 10); undefined when it cannot be planned. */
 function planObject(object: SourceObject, comparison: Comparison): PlannedChange | undefined {
-  const { store, source, request, problems } = comparison;
+  const { store, reads, source, request, problems } = comparison;
   const kind = object.kind as CorePlannedKind;
-  const catalog = KIND_CATALOGS[kind];
   const toVersion = kind === 'Process' ? processVersion(object, problems) : undefined;
   if (kind === 'Process' && toVersion === undefined) return undefined;
-  const wanted = catalog.form(object.spec);
-  let latest = catalog.latest(store, object.key);
-  let link = linkOf(store, kind, object.key);
+  const wanted = KIND_CATALOGS[kind].form(object.spec);
+  let latest = reads.latest(kind, object.key);
+  let link = reads.link(kind, object.key);
   let renamedFrom: string | null = null;
   const renameSource = comparison.renames.get(`${kind}/${object.key}`);
-  const moving = renameSource === undefined ? undefined : catalog.latest(store, renameSource);
+  const moving = renameSource === undefined ? undefined : reads.latest(kind, renameSource);
   if (renameSource !== undefined && moving && !moving.retired) {
     if (latest) problems.push(problemIn(object.document, 'rename_target_exists', '/key', `${kind} ${object.key} exists already: ${renameSource} cannot be renamed to it`));
     else {
       latest = moving;
-      link = linkOf(store, kind, renameSource);
+      link = reads.link(kind, renameSource);
       renamedFrom = renameSource;
     }
   }
@@ -217,7 +218,7 @@ function planObject(object: SourceObject, comparison: Comparison): PlannedChange
   if (kind === 'WorkRule' && latest && !sameJson(latest.form.workspaceId ?? null, wanted.workspaceId ?? null)) {
     problems.push(problemIn(object.document, 'rule_workspace_immutable', '/spec/workspaceId', `the live rule ${object.key} works in workspace ${String(latest.form.workspaceId)}: a rule does not move to another workspace`));
   }
-  const { fields, published } = compare(kind, wanted, latest, latest?.retired ? undefined : link, request.overwriteConsole);
+  const { fields, published } = compare(reads, kind, wanted, latest, latest?.retired ? undefined : link, request.overwriteConsole);
   const action = renamedFrom !== null ? 'rename' : !latest ? 'create' : fields.some((field) => field.applies) ? 'update' : latest.retired ? 'restore' : 'unchanged';
   if (kind === 'Process' && latest && (action === 'update' || action === 'rename') && toVersion! <= latest.version) {
     problems.push(problemIn(object.document, 'process_version_conflict', '/spec/version', `version ${toVersion} is not above the latest version ${latest.version} of process ${renamedFrom ?? object.key}`, {
@@ -250,10 +251,13 @@ function calendarInUse(object: SourceObject, comparison: Comparison): void {
  * differs (absent and null differ). A field is the console's when the last apply wanted another value than the
  * latest has — someone changed it since — and then it is published only with `overwriteConsole`.
  */
-function compare(kind: CorePlannedKind, wanted: Form, latest: Latest | undefined, link: LinkRecord | undefined, overwriteConsole: boolean): { fields: PlanField[]; published: Form } {
+function compare(
+  reads: CatalogReads, kind: CorePlannedKind, wanted: Form, latest: Latest | undefined, link: LinkRecord | undefined, overwriteConsole: boolean,
+): { fields: PlanField[]; published: Form } {
   if (!latest) {
     return { fields: Object.entries(wanted).map(([member, after]) => ({ path: childPointer('/spec', member), before: null, after, owner: 'package', applies: true })), published: wanted };
   }
+  if (reads.text(wanted) === reads.text(latest.form)) return { fields: [], published: wanted };
   const published = { ...wanted };
   const members = [...new Set([...Object.keys(wanted), ...Object.keys(latest.form)])];
   const fields = members
@@ -289,7 +293,7 @@ function goneViews(comparison: Comparison): PlannedChange[] {
     .filter((key) => !brought.has(key) && !retirementOf(store, 'View', key))
     .map((key) => ({
       change: { kind: 'View', key, action: 'retire', renamedFrom: null, fields: [], deprecates: [] },
-      latestVersion: KIND_CATALOGS.View.latest(store, key)?.version ?? null,
+      latestVersion: comparison.reads.latest('View', key)?.version ?? null,
     }));
 }
 
@@ -308,14 +312,42 @@ function touchedKeys(planned: readonly PlannedChange[], comparison: Comparison):
 }
 
 /** `catalogEtag` (§4.5): the latest version, its form, the last apply's wish, the owner and the retirement of each touched key. */
-export function etagOf(store: Store, keys: readonly TouchedKey[]): string {
+export function etagOf(reads: CatalogReads, keys: readonly TouchedKey[]): string {
   const entries = keys.map(({ kind, key }) => {
-    const latest = KIND_CATALOGS[kind].latest(store, key);
-    const link = linkOf(store, kind, key);
+    const latest = reads.latest(kind, key);
+    const link = reads.link(kind, key);
     return {
-      kind, key, version: latest?.version ?? null, hash: latest ? digest(latest.form) : null, applied: link?.wantedHash ?? null,
+      kind, key, version: latest?.version ?? null, hash: latest ? digestOfText(reads.text(latest.form)) : null, applied: link?.wantedHash ?? null,
       package: link?.package.key ?? null, retired: latest?.retired ?? false,
     };
   });
   return digest(entries.sort(byKindAndKey));
+}
+
+/** The catalog as one plan reads it: each key's latest version and link read once, each form written out once. */
+export class CatalogReads {
+  private readonly latests = new Map<string, Latest | undefined>();
+  private readonly links = new Map<string, LinkRecord | undefined>();
+  private readonly texts = new WeakMap<Form, string>();
+
+  constructor(private readonly store: Store) {}
+
+  latest(kind: CorePlannedKind, key: string): Latest | undefined {
+    const id = `${kind}/${key}`;
+    if (!this.latests.has(id)) this.latests.set(id, KIND_CATALOGS[kind].latest(this.store, key));
+    return this.latests.get(id);
+  }
+
+  link(kind: CorePlannedKind, key: string): LinkRecord | undefined {
+    const id = `${kind}/${key}`;
+    if (!this.links.has(id)) this.links.set(id, linkOf(this.store, kind, key));
+    return this.links.get(id);
+  }
+
+  /** The canonical JSON of a form: what its hash covers and what equality compares. */
+  text(form: Form): string {
+    let text = this.texts.get(form);
+    if (text === undefined) this.texts.set(form, (text = stableJson(form)));
+    return text;
+  }
 }

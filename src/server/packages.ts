@@ -9,7 +9,7 @@ import type { CorePlannedKind, PackageApplied, PackageFile, PackagePlan } from '
 import { KIND_CATALOGS, deprecateTaskTypes } from './catalog-forms.js';
 import { coreFindings } from './core-checks.js';
 import { conflict, unprocessable } from './errors.js';
-import { type CheckedPackage, type PlanRequest, buildPlan, etagOf, packageLink, publishChange } from './package-plan.js';
+import { CatalogReads, type CheckedPackage, type PlanRequest, buildPlan, etagOf, packageLink, publishChange } from './package-plan.js';
 import { readPackageSource } from './package-source.js';
 import { type Problem, isErrorProblem } from './problems.js';
 import { linkOf } from './package-links.js';
@@ -45,7 +45,7 @@ export function applyPackage(store: Store, request: ApplyRequest, checked: Check
   refuseProblems(problems.filter(isErrorProblem), 'invalid_package', (first) => `The package is invalid: ${first.message} at ${first.path}`, problems);
   const link = packageLink(plan);
   const applied = built.planned.map((planned) => ({ ...pick(planned.change), version: publishChange(store, planned, link) }));
-  return { planHash: plan.planHash, catalogEtag: etagOf(store, built.touched), applied };
+  return { planHash: plan.planHash, catalogEtag: etagOf(new CatalogReads(store), built.touched), applied };
 }
 
 function pick(change: { kind: CorePlannedKind; key: string; action: PackageApplied['applied'][number]['action'] }) {

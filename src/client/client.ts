@@ -241,9 +241,13 @@ export function errorCode(body: unknown): string | undefined {
   return undefined;
 }
 
+/** A JSON string literal, escapes included. */
+const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+
 async function parseAnswer(text: string): Promise<{ value: unknown; floats: ReadonlySet<string> } | undefined> {
-  if (!/\d\.0|\d[eE]/.test(text)) {
-    const value = parseLoose(text); // no integral float can be written without `.0` or an exponent
+  // No integral float can be written without `.0` or an exponent; inside strings (expressions, texts) they are no numbers.
+  if (!/\d\.0|\d[eE]/.test(text.replace(STRING_LITERAL, '""'))) {
+    const value = parseLoose(text);
     return value === undefined ? undefined : { value, floats: new Set() };
   }
   const { document } = parseJson(text, 'answer');

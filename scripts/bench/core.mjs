@@ -1,4 +1,4 @@
-// Throughput of the local core (src/core/server/) over loopback HTTP, through the built module: catalog reads
+// Throughput of the local core (src/server/) over loopback HTTP, through the built module: catalog reads
 // (GET /api/v1/task-types?key=…, the installer's most frequent call) and task-type writes (POST
 // /api/v1/task-types: one SQLite transaction each, with an Idempotency-Key). Bounded request counts, 8 in
 // flight, loopback only; the data directory is a fresh temp directory, removed afterwards.

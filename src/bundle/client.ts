@@ -8,6 +8,7 @@ import { CoreClient, CoreHttpError, CoreTransportError, isSafeTransport, staticT
 import { Refusal } from '../model/refusal.js';
 import { defaultSignatureFile, readJsonFile } from './file.js';
 import { noLocalCore, type LocalCoreStarter } from '../contract/local-core.js';
+import { isJsonObject, type JsonObject, parseJson } from '../json/parse.js';
 
 export const DEFAULT_SERVER = 'http://127.0.0.1:7401';
 
@@ -37,9 +38,14 @@ export function connection(server: string | undefined, token: string | undefined
 /** One request through the core client's transport; the server's error becomes a `Refusal` with its code. */
 export async function request<T>(conn: Connection, method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; body: T }> {
   const client = new CoreClient(conn.base, { token: staticToken(conn.token) });
+  const answer = await transported(() => client.call<T>(method, `/v1${path}`, { idempotent: false, ...(body === undefined ? {} : { rawBody: body }) }));
+  return { status: answer.status, body: answer.body };
+}
+
+/** The control plane's refusal, or no answer at all, as a `BundleFailure` with its code. */
+async function transported<T>(exchange: () => Promise<T>): Promise<T> {
   try {
-    const answer = await client.call<T>(method, `/v1${path}`, { idempotent: false, ...(body === undefined ? {} : { rawBody: body }) });
-    return { status: answer.status, body: answer.body };
+    return await exchange();
   } catch (error) {
     if (error instanceof CoreHttpError) throw new Refusal(error.code, error.reason, { exitCode: 1, details: { status: error.status, ...error.details } });
     if (error instanceof CoreTransportError) throw new Refusal('server_unreachable', `cannot reach the control plane: ${error.message}`, { exitCode: 2 });
@@ -84,8 +90,16 @@ export async function listBundles(conn: Connection): Promise<BundleListing[]> {
   return (await request<BundleListing[]>(conn, 'GET', '/bundles')).body;
 }
 
-export async function showBundle(conn: Connection, id: string): Promise<Record<string, unknown>> {
-  return (await request<Record<string, unknown>>(conn, 'GET', `/bundles/${encodeURIComponent(id)}`)).body;
+/**
+ * `GET /v1/bundles/{id}`: the stored bundle with its signature, read losslessly — its numbers keep the form
+ * they were signed in (`7250.0`, `1e16`, `-0`), so the bundle shown verifies with its signature.
+ */
+export async function showBundle(conn: Connection, id: string): Promise<JsonObject> {
+  const client = new CoreClient(conn.base, { token: staticToken(conn.token) });
+  const { text } = await transported(() => client.callText('GET', `/v1/bundles/${encodeURIComponent(id)}`, { idempotent: false }));
+  const shown = parseJson(text).value;
+  if (!isJsonObject(shown)) throw new Refusal('server_invalid_answer', `the control plane answered GET /v1/bundles/${id} with something other than an object`, { exitCode: 1 });
+  return shown;
 }
 
 /**

@@ -14,3 +14,4 @@ export { signatureFileText, signBundleValue, verifyBundleSignature, verifyBundle
 export type { SignatureFile, VerifyResult } from './signature.js';
 export { dataDirectory, loadPublicKey, loadSigningKey, newId, publicKeyJson, readTrustStore, trustDirectory, trustKey } from './keys.js';
 export type { SigningKey, TrustedKey, TrustStore } from './keys.js';
+export { jsonText } from './json-text.js';

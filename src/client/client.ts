@@ -138,6 +138,21 @@ export class CoreClient {
 
   /** One request with the transport rules; the answer body parsed (an empty body is `{}`). */
   async call<T>(method: string, path: string, options: RequestOptions & { headers?: Record<string, string> } = {}): Promise<CoreAnswer<T>> {
+    const { status, text } = await this.exchangeText(method, path, options);
+    return this.answer<T>(method, path, status, text);
+  }
+
+  /**
+   * One request with the transport rules; a 2xx answer as the text the server sent (for a document whose
+   * number forms must survive, such as a signed bundle), any other as a `CoreHttpError`.
+   */
+  async callText(method: string, path: string, options: RequestOptions & { headers?: Record<string, string> } = {}): Promise<{ status: number; text: string }> {
+    const answered = await this.exchangeText(method, path, options);
+    if (answered.status < 200 || answered.status >= 300) await this.answer(method, path, answered.status, answered.text);
+    return answered;
+  }
+
+  private async exchangeText(method: string, path: string, options: RequestOptions & { headers?: Record<string, string> }): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', ...options.headers };
     if ((options.idempotent ?? method !== 'GET') && method !== 'GET') headers['Idempotency-Key'] = randomUUID();
     const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
@@ -145,14 +160,11 @@ export class CoreClient {
     let response = await this.exchange(method, url, headers, body);
     if (response.status === 401 && this.options.token.renew) {
       const text = await response.text();
-      if (RENEWABLE_401.has(errorCode(parseLoose(text)) ?? '')) {
-        await this.options.token.renew();
-        response = await this.exchange(method, url, headers, body); // the same Idempotency-Key
-      } else {
-        return this.answer<T>(method, path, response.status, text);
-      }
+      if (!RENEWABLE_401.has(errorCode(parseLoose(text)) ?? '')) return { status: response.status, text };
+      await this.options.token.renew();
+      response = await this.exchange(method, url, headers, body); // the same Idempotency-Key
     }
-    return this.answer<T>(method, path, response.status, await response.text());
+    return { status: response.status, text: await response.text() };
   }
 
   private urlOf(path: string, query: RequestOptions['query']): string {
@@ -229,9 +241,13 @@ export function errorCode(body: unknown): string | undefined {
   return undefined;
 }
 
+/** A JSON string literal, escapes included. */
+const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+
 async function parseAnswer(text: string): Promise<{ value: unknown; floats: ReadonlySet<string> } | undefined> {
-  if (!/\d\.0|\d[eE]/.test(text)) {
-    const value = parseLoose(text); // no integral float can be written without `.0` or an exponent
+  // No integral float can be written without `.0` or an exponent; inside strings (expressions, texts) they are no numbers.
+  if (!/\d\.0|\d[eE]/.test(text.replace(STRING_LITERAL, '""'))) {
+    const value = parseLoose(text);
     return value === undefined ? undefined : { value, floats: new Set() };
   }
   const { document } = parseJson(text, 'answer');

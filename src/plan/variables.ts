@@ -70,14 +70,7 @@ export function resolveVariables(packages: readonly Package[], installation: Ins
   const hashed: Variables['hashed'] = { packages: {}, installation: {} };
   for (const pkg of packages) {
     const declared = declarationsOf(pkg);
-    const values: Record<string, string> = {};
-    for (const [name, declaration] of Object.entries(declared)) {
-      if (declaration.default !== undefined && declaration.default !== null) {
-        values[name] = pythonStr(declaration.default, pkg.manifest.floats.has(`/spec/variables/${name}/default`));
-      }
-      else if (declaration.required === false) values[name] = '';
-    }
-    Object.assign(values, env);
+    const values: Record<string, string> = { ...declaredValues(pkg), ...env };
     valuesOf.set(pkg.key, values);
     const names = [...new Set([...Object.keys(declared), ...usedNames(pkg)])].sort();
     const own: Record<string, string> = {};
@@ -108,6 +101,17 @@ export function resolveVariables(packages: readonly Package[], installation: Ins
     throw new Refusal('variables_invalid', `installation variables do not fit their kind:\n  ${malformed.join('\n  ')}`, { exitCode: 1, problems: malformed });
   }
   return { valuesOf, hashed, installationValues: hashed.installation, variablesHash: digest(hashed) };
+}
+
+/** The values a package gives its variables itself: each default as text, `""` for an optional one without a default. */
+export function declaredValues(pkg: Package): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, declaration] of Object.entries(declarationsOf(pkg))) {
+    if (declaration.default !== undefined && declaration.default !== null) {
+      values[name] = pythonStr(declaration.default, pkg.manifest.floats.has(`/spec/variables/${name}/default`));
+    } else if (declaration.required === false) values[name] = '';
+  }
+  return values;
 }
 
 const LOOKED_UP: Record<string, string> = { workspace: 'workspaces', project: 'projects', principal: 'principals', role: 'roles' };

@@ -71,7 +71,8 @@ function coreLines(section: CoreSection): Line[] {
     const mark = change.action in MARK ? MARK[change.action as keyof typeof MARK] : '~';
     const deprecates = change.deprecates?.length ? ` (new version, deprecates ${change.deprecates.map((v) => `v${v}`).join(', ')})` : '';
     if (mark === null && !deprecates) continue;
-    const fields = packageFields(change);
+    // A new object's fields are the whole of its form: naming them tells nothing.
+    const fields = change.action === 'create' ? [] : packageFields(change);
     lines.push({ mark: mark ?? '~', text: `${change.kind}/${change.key}: ${change.action}${fields.length ? ` ${fields.join(', ')}` : ''}${deprecates}` });
   }
   for (const process of section.plan.processes ?? []) {

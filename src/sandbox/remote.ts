@@ -1,25 +1,29 @@
 /**
- * `test --server URL|local`: each package's files go to `POST /api/v1/packages:test` and the core runs the
- * scenarios (the local core runs them with this project's engine). Only the tests the targets select are
- * named in the request; the answer's tests are reported under their files here, with the package's key.
+ * `test --server URL|local`: each package goes to `POST /api/v1/packages:test` and the core runs the scenarios
+ * (the local core runs them with this project's engine). The package is sent as `plan` sends it — its YAML and
+ * JSON files without dot paths and KnowledgePack files (the core does not know that kind), `${VAR}` put in from
+ * the package's defaults and the environment — and only the tests the targets select are named.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { withCore } from '../client/connect.js';
 import { loadTargets } from '../load/targets.js';
 import type { Finding } from '../model/finding.js';
+import type { Package } from '../model/package.js';
+import { packageFiles } from '../plan/core-section.js';
+import { declaredValues } from '../plan/variables.js';
 import { fromCoreProcessCoverage, fromCoreRuleCoverage, fromCoreTaskTypeCoverage, fromCoreTest } from './core-shape.js';
 import { NoTestSelected, selected, type TestOptions, type TestReport } from './index.js';
 import type { LocalCoreStarter } from '../contract/local-core.js';
+import type { PackageProblem, PackageTestStatus } from '../contract/packages.js';
 import { isRecord } from '../json/guards.js';
 
 export interface PackageTestAnswer {
-  status: string;
+  status: PackageTestStatus;
   tests: Record<string, unknown>[];
   coverage: Record<string, unknown>[];
   ruleCoverage?: Record<string, unknown>[];
   taskTypeCoverage?: Record<string, unknown>[];
-  problems: (Omit<Finding, 'line' | 'column' | 'file' | 'hint'> & { file: string | null; line: number | null; hint: string | null })[];
+  problems: PackageProblem[];
 }
 
 export interface ServerTestOptions extends TestOptions {
@@ -36,10 +40,11 @@ export async function runTestsOnServer(options: ServerTestOptions): Promise<Test
   if (options.test !== undefined && work.every(({ chosen }) => chosen.length === 0)) {
     throw new NoTestSelected(options.test, work.flatMap(({ pkg }) => pkg.tests.map((test) => (isRecord(test.document.value) && typeof test.document.value.name === 'string' ? test.document.value.name : test.file))));
   }
-  await withCore(options.server, { env: options.env ?? process.env, ...(options.localCore ? { localCore: options.localCore } : {}) }, async ({ client }) => {
+  const env = options.env ?? process.env;
+  await withCore(options.server, { env, ...(options.localCore ? { localCore: options.localCore } : {}) }, async ({ client }) => {
     for (const { pkg, chosen } of work) {
       if (chosen.length === 0) continue;
-      const files = await packageFiles(pkg.dir);
+      const files = await packageFiles(pkg, valuesOf(pkg, env));
       const inPackage = new Map(chosen.map((test) => [relative(pkg.dir, resolve(options.cwd ?? process.cwd(), test.file)).split(sep).join('/'), test.file]));
       const answer = await client.send<PackageTestAnswer>('POST', '/api/v1/packages:test', { body: { package: { files }, tests: [...inPackage.keys()] } });
       report.tests.push(...answer.tests.map((test) => fromCoreTest(test, pkg.key, inPackage.get(String(test.file)) ?? String(test.file))));
@@ -56,15 +61,12 @@ export async function runTestsOnServer(options: ServerTestOptions): Promise<Test
   return report;
 }
 
-/** Every file of a package directory, as the core's `PackageSource` takes them (paths with `/`). */
-async function packageFiles(dir: string): Promise<{ path: string; content: string }[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files: { path: string; content: string }[] = [];
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const path = relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/');
-    if (path.startsWith('.git/') || path.split('/').some((part) => part === 'node_modules')) continue;
-    files.push({ path, content: await readFile(join(dir, path), 'utf8') });
-  }
-  return files.sort((a, b) => a.path.localeCompare(b.path));
+/**
+ * The values `${NAME}` takes: the package's defaults overlaid by the environment. A name without a value
+ * stays `${NAME}`, as the core leaves it (a rule or task-type test takes it from the manifest defaults).
+ */
+function valuesOf(pkg: Package, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const values: Record<string, string> = declaredValues(pkg);
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) values[name] = value;
+  return new Proxy(values, { get: (known, name) => (typeof name === 'string' ? known[name] ?? `\${${name}}` : undefined) });
 }

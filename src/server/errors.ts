@@ -35,3 +35,20 @@ export function errorBody(error: CoreError, requestId: string | undefined): Erro
   if (requestId !== undefined) body.error.requestId = requestId;
   return body;
 }
+
+/** One place where a request breaks the contract: the dotted location (`body.package.files.0.path`, `query.checkOnly`). */
+export interface ContractError {
+  loc: string;
+  message: string;
+}
+
+/** The core reports at most this many contract errors of one request. */
+const MAX_CONTRACT_ERRORS = 20;
+
+/**
+ * A body, query or path parameter that breaks the request model (compat-core-packages §1): `400
+ * invalid_request` with the first 20 errors in `details.errors`.
+ */
+export function invalidRequest(errors: readonly ContractError[]): CoreError {
+  return new CoreError(400, 'invalid_request', 'Request does not match the API contract', { errors: errors.slice(0, MAX_CONTRACT_ERRORS) });
+}

@@ -12,7 +12,7 @@ export interface LocalCoreOptions {
   token?: string;
   /** `info.version` of /openapi.json; default 0.10.0. */
   version?: string;
-  /** The engine behind `POST /packages:test` (the sandbox); without it that route answers 501. */
+  /** The engine that runs the scenarios of `POST /packages:test` (default: the sandbox). */
   packageTester?: PackageTester;
   /** Workspaces, projects, principals and roles to create when missing (docs/core.md, the seed file). */
   seed?: Seed;

@@ -1,5 +1,5 @@
 import { DEFAULT_CORE_VERSION } from '../contract/version.js';
-import type { Route } from './route.js';
+import type { QueryParameter, Route } from './route.js';
 import { ROUTES } from './routes/index.js';
 import { COMPONENT_SCHEMAS } from './schemas.js';
 
@@ -22,8 +22,8 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
       operationId: operationId(route),
       tags: [TAGS[route.api]],
       parameters: [
-        ...[...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
-        ...(route.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, schema: { type: q.type }, ...(q.description ? { description: q.description } : {}) })),
+        ...[...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: pathSchema(route, m[1]!) })),
+        ...(route.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, schema: querySchema(q), ...(q.description ? { description: q.description } : {}) })),
       ],
       responses: {
         ...Object.fromEntries([route.status ?? 200, ...(route.alsoStatus ? [route.alsoStatus] : [])].map((status) => [String(status), success])),
@@ -51,6 +51,18 @@ export function openApiDocument(routes: readonly Route[], version: string): Reco
  */
 export function renderOpenApiFile(): string {
   return `${JSON.stringify(openApiDocument(ROUTES, DEFAULT_CORE_VERSION), null, 2)}\n`;
+}
+
+function pathSchema(route: Route, name: string): Record<string, unknown> {
+  return route.params?.[name] === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string' };
+}
+
+function querySchema(parameter: QueryParameter): Record<string, unknown> {
+  return {
+    type: parameter.type,
+    ...(parameter.minimum !== undefined ? { minimum: parameter.minimum } : {}),
+    ...(parameter.maximum !== undefined ? { maximum: parameter.maximum } : {}),
+  };
 }
 
 function operationId(route: Route): string {

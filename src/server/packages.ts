@@ -1,317 +1,81 @@
-import { LineCounter, parseAllDocuments } from 'yaml';
-import { CORE_PLANNED_KINDS, type CorePlannedKind, type PackageFile } from '../contract/packages.js';
-import { conflict, unprocessable } from './errors.js';
-import { digest, now, sameJson } from './identity.js';
-import { type AgentSpec, currentAgent, publishAgent } from './routes/agents.js';
-import { type CatalogRow, type PackageLink, createVersion, deprecateVersion } from './routes/catalog.js';
-import { type VersionedKind, latestVersionRow, publishVersion, retirementOf } from './routes/processes.js';
-import { RULE_FIELDS, changeRule, createRule, liveRule } from './routes/rules.js';
-import type { Row, Store } from './store.js';
-
 /**
- * The core-planned part of a package (compat-package-sdk-install §4.5 "core", §6.2): `/packages:plan`
- * reads the package's files, compares its TaskType, Agent, Calendar, Process, WorkRule and View objects
- * with what was last published, and seals the answer with a `planHash` over the files and the state it
- * saw; `/packages:apply` plans again and publishes only when the hash is the same.
- *
- * A person may change a published object in the console (the admin route): the change is recorded as a
- * console edit, and the next plan shows that field as `owner: console`, overwritten only with
- * `overwriteConsole`.
+ * `/packages:plan` and `/packages:apply` (compat-core-packages §4, §5): a plan is built on the catalog as it is,
+ * in a transaction that is always rolled back; apply builds the same plan again in its own
+ * transaction and refuses in the core's order — a different `planHash` first (`409 plan_stale`), then
+ * instances that need a migration (`422 migration_required`), then any other error (`422 invalid_package`) —
+ * before it publishes every change in plan order and links every planned object to the package.
  */
+import type { CorePlannedKind, PackageApplied, PackageFile, PackagePlan } from '../contract/packages.js';
+import { KIND_CATALOGS, deprecateTaskTypes } from './catalog-forms.js';
+import { coreFindings } from './core-checks.js';
+import { conflict, unprocessable } from './errors.js';
+import { CatalogReads, type CheckedPackage, type PlanRequest, buildPlan, etagOf, packageLink, publishChange } from './package-plan.js';
+import { readPackageSource } from './package-source.js';
+import { type Problem, isErrorProblem } from './problems.js';
+import { linkOf } from './package-links.js';
+import type { Store } from './store.js';
 
-export interface PlanRequest {
-  files: PackageFile[];
-  workspaceId: string | null;
-  overwriteConsole: boolean;
+export type { PlanRequest } from './package-plan.js';
+
+/** Reads and checks the files (outside the transaction: it depends on the files alone). */
+export async function checkPackage(files: readonly PackageFile[], workspaceId: string | null): Promise<CheckedPackage> {
+  const source = await readPackageSource(files, workspaceId);
+  return { source, checks: await coreFindings(files, source, { defaults: false }) };
 }
 
-export interface Problem {
-  code: string;
-  severity: 'error' | 'warning';
-  path: string;
-  file: string | null;
-  line: number | null;
-  message: string;
-  hint: string | null;
-}
-
-interface PackageObject {
-  kind: string;
-  key: string;
-  spec: Record<string, unknown>;
-}
-
-interface PlanField {
-  path: string;
-  before: unknown;
-  after: unknown;
-  owner: 'package' | 'console';
-  applies: boolean;
-}
-
-interface PlanChange {
-  kind: CorePlannedKind;
-  key: string;
-  action: 'create' | 'update' | 'restore' | 'unchanged';
-  renamedFrom: null;
-  fields: PlanField[];
-  deprecates?: number[];
-}
-
-/** What the core last published for an object: the spec as the package (and the console) left it. */
-interface Published extends Row {
-  spec: Record<string, unknown>;
-}
-
-export interface CorePlan {
-  planHash: string;
-  catalogEtag: string;
-  package: { key: string | null; version: string | null };
-  changes: PlanChange[];
-  outside: { kind: string; key: string; appliedBy: 'installer' | 'notification-service' }[];
-  processes: { key: string; fromVersion: number | null; toVersion: number; behaviour: null; instances: [] }[];
-  regulationCoverage: [];
-  problems: Problem[];
-  createdAt: string;
-}
-
-interface ReadPackage {
-  key: string | null;
-  version: string | null;
-  planned: PackageObject[];
-  outside: CorePlan['outside'];
-  problems: Problem[];
-}
-
-function isCorePlanned(kind: string): kind is CorePlannedKind {
-  return (CORE_PLANNED_KINDS as readonly string[]).includes(kind);
-}
-
-function problem(code: string, message: string, file: string | null, line: number | null, path = ''): Problem {
-  return { code, severity: 'error', path, file, line, message, hint: null };
-}
-
-/** Parses every file as YAML 1.2 (JSON included); documents without `apiVersion` and `kind` (tests, data) are not objects. */
-function readPackage(files: readonly PackageFile[]): ReadPackage {
-  const read: ReadPackage = { key: null, version: null, planned: [], outside: [], problems: [] };
-  const seen = new Set<string>();
-  for (const file of files) {
-    const lineCounter = new LineCounter();
-    for (const doc of parseAllDocuments(file.content, { lineCounter })) {
-      if (doc.errors.length > 0) {
-        const first = doc.errors[0]!;
-        read.problems.push(problem('yaml_invalid', first.message.split('\n')[0]!, file.path, first.linePos?.[0].line ?? null));
-        continue;
-      }
-      const value = doc.toJS() as unknown;
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
-      const { apiVersion, kind, key, spec } = value as Record<string, unknown>;
-      if (typeof apiVersion !== 'string' || typeof kind !== 'string') continue;
-      const line = doc.range ? lineCounter.linePos(doc.range[0]).line : null;
-      if (kind === 'Package') {
-        read.key = typeof key === 'string' ? key : null;
-        const version = (spec as { version?: unknown } | undefined)?.version;
-        read.version = version === undefined || version === null ? null : String(version);
-        continue;
-      }
-      if (typeof key !== 'string' || key === '') {
-        read.problems.push(problem('object_invalid', `${kind} object has no key`, file.path, line, '/key'));
-        continue;
-      }
-      if (!isCorePlanned(kind)) {
-        read.outside.push({ kind, key, appliedBy: kind === 'NotificationRule' ? 'notification-service' : 'installer' });
-        continue;
-      }
-      if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-        read.problems.push(problem('object_invalid', `${kind}/${key}: spec must be a mapping`, file.path, line, '/spec'));
-        continue;
-      }
-      if (seen.has(`${kind}/${key}`)) {
-        read.problems.push(problem('duplicate_object', `${kind}/${key} is defined more than once in the package`, file.path, line, '/key'));
-        continue;
-      }
-      seen.add(`${kind}/${key}`);
-      read.planned.push({ kind, key, spec: spec as Record<string, unknown> });
-    }
-  }
-  if (read.key === null) read.problems.push(problem('package_manifest_missing', 'the package has no manifest (an object of kind Package with a key)', null, null));
-  read.planned.sort((a, b) => CORE_PLANNED_KINDS.indexOf(a.kind as CorePlannedKind) - CORE_PLANNED_KINDS.indexOf(b.kind as CorePlannedKind));
-  return read;
-}
-
-function published(store: Store, kind: string, key: string): Published | undefined {
-  return store.get<Published>('published', `${kind}/${key}`);
-}
-
-/** Whether the published object is still in use: not deprecated, retired or archived since. */
-function isLive(store: Store, kind: CorePlannedKind, key: string): boolean {
-  switch (kind) {
-    case 'TaskType':
-      return store.byKey<CatalogRow>('task-types', key).some((r) => r.status === 'active');
-    case 'Agent':
-      return currentAgent(store, key)?.status === 'active';
-    case 'WorkRule':
-      return liveRule(store, key) !== undefined;
-    default:
-      return latestVersionRow(store, kind, key) !== undefined && !retirementOf(store, kind, key);
-  }
-}
-
-function currentVersion(store: Store, kind: CorePlannedKind, key: string): number | null {
-  switch (kind) {
-    case 'TaskType':
-      return (store.byKey<CatalogRow>('task-types', key).at(-1)?.version as number | undefined) ?? null;
-    case 'Agent':
-      return currentAgent(store, key)?.currentRevision ?? null;
-    case 'WorkRule':
-      return liveRule(store, key)?.version ?? null;
-    default:
-      return (latestVersionRow(store, kind, key)?.version as number | undefined) ?? null;
-  }
-}
-
-function fieldChanges(store: Store, object: PackageObject, before: Record<string, unknown>, overwriteConsole: boolean): PlanField[] {
-  const edits = store.consoleEdits(object.kind, object.key);
-  const names = [...new Set([...Object.keys(before), ...Object.keys(object.spec)])].sort();
-  return names
-    .filter((name) => !sameJson(before[name] ?? null, object.spec[name] ?? null))
-    .map((name) => {
-      const console = edits.some((e) => e.path === name || e.path.startsWith(`${name}.`));
-      return { path: name, before: before[name] ?? null, after: object.spec[name] ?? null, owner: console ? 'console' : 'package', applies: console ? overwriteConsole : true };
-    });
-}
-
-function changeOf(store: Store, object: PackageObject, overwriteConsole: boolean): PlanChange {
-  const kind = object.kind as CorePlannedKind;
-  const last = published(store, kind, object.key);
-  const change: PlanChange = { kind, key: object.key, action: 'create', renamedFrom: null, fields: [] };
-  if (last) {
-    change.fields = fieldChanges(store, object, last.spec, overwriteConsole);
-    change.action = !isLive(store, kind, object.key) ? 'restore' : change.fields.length > 0 ? 'update' : 'unchanged';
-  }
-  if (kind === 'TaskType') {
-    const active = store.byKey<CatalogRow>('task-types', object.key).filter((r) => r.status === 'active').map((r) => r.version as number);
-    // A new version keeps itself only; an unchanged one keeps the latest active version.
-    const deprecates = change.action === 'unchanged' ? active.slice(0, -1) : active;
-    if (deprecates.length > 0) change.deprecates = deprecates;
-  }
-  return change;
-}
-
-/** The state a plan depends on, and nothing else: a write elsewhere in the catalog does not make it stale. */
-function stateOf(store: Store, objects: readonly PackageObject[]) {
-  return objects.map((o) => ({
-    kind: o.kind,
-    key: o.key,
-    published: published(store, o.kind, o.key)?.spec ?? null,
-    live: isLive(store, o.kind as CorePlannedKind, o.key),
-    version: currentVersion(store, o.kind as CorePlannedKind, o.key),
-    consoleEdits: store.consoleEdits(o.kind, o.key),
-  }));
-}
-
-export function planPackage(store: Store, request: PlanRequest): CorePlan {
-  const read = readPackage(request.files);
-  const state = stateOf(store, read.planned);
-  const hasConsoleEdits = state.some((s) => s.consoleEdits.length > 0);
-  const changes = read.planned.map((o) => changeOf(store, o, request.overwriteConsole));
-  const processes = changes
-    .filter((c) => c.kind === 'Process' && c.action !== 'unchanged')
-    .map((c) => {
-      const from = currentVersion(store, 'Process', c.key);
-      return { key: c.key, fromVersion: from, toVersion: (from ?? 0) + 1, behaviour: null, instances: [] as [] };
-    });
-  const catalogEtag = digest(state);
-  const planHash = digest({
-    files: request.files,
-    workspaceId: request.workspaceId,
-    state,
-    ...(hasConsoleEdits || request.overwriteConsole ? { overwriteConsole: request.overwriteConsole } : {}),
-  });
-  return {
-    planHash,
-    catalogEtag,
-    package: { key: read.key, version: read.version },
-    changes,
-    outside: read.outside,
-    processes,
-    regulationCoverage: [],
-    problems: read.problems,
-    createdAt: now(),
-  };
+/** The plan of a package; the route runs it in a transaction that is always rolled back, so it writes nothing. */
+export function planPackage(store: Store, request: PlanRequest, checked: CheckedPackage): PackagePlan {
+  return buildPlan(store, request, checked).plan;
 }
 
 export interface ApplyRequest extends PlanRequest {
   planHash: string;
 }
 
-export function applyPackage(store: Store, request: ApplyRequest) {
-  const plan = planPackage(store, request);
-  const errors = plan.problems.filter((p) => p.severity === 'error');
-  if (errors.length > 0) throw unprocessable('package_invalid', `the package has ${errors.length} problem(s): ${errors[0]!.message}`, { problems: plan.problems });
+export function applyPackage(store: Store, request: ApplyRequest, checked: CheckedPackage): PackageApplied {
+  const built = buildPlan(store, request, checked);
+  const { plan } = built;
   if (plan.planHash !== request.planHash) {
-    throw conflict('plan_stale', 'plan is stale: the catalog changed after the plan was built — build the plan again', { planHash: request.planHash, current: plan.planHash });
+    throw conflict('plan_stale', 'The catalog or the open instances changed since the plan was built: build the plan again and apply the new one', {
+      planHash: request.planHash, currentPlanHash: plan.planHash, catalogEtag: plan.catalogEtag,
+    });
   }
-  const read = readPackage(request.files);
-  const link: PackageLink = { key: plan.package.key!, version: plan.package.version, installHash: plan.planHash, installedAt: now() };
-  const applied = plan.changes.map((change, i) => {
-    const object = read.planned[i]!;
-    if (change.action === 'unchanged') return { kind: change.kind, key: change.key, action: change.action, version: currentVersion(store, change.kind, change.key) };
-    const spec = effectiveSpec(store, object, change);
-    const version = publish(store, change.kind, object.key, spec, link, request.workspaceId);
-    store.replaceOrInsert('published', change.kind, { id: `${change.kind}/${change.key}`, spec });
-    if (request.overwriteConsole) store.dropConsoleEdits(change.kind, change.key);
-    return { kind: change.kind, key: change.key, action: change.action, version };
-  });
-  return { planHash: plan.planHash, catalogEtag: digest(stateOf(store, read.planned)), applied };
+  const { problems } = plan;
+  refuseProblems(problems.filter((problem) => problem.code === 'migration_required'), 'migration_required', (first) => first.message, problems);
+  refuseProblems(problems.filter(isErrorProblem), 'invalid_package', (first) => `The package is invalid: ${first.message} at ${first.path}`, problems);
+  const link = packageLink(plan);
+  const applied = built.planned.map((planned) => ({ ...pick(planned.change), version: publishChange(store, planned, link) }));
+  return { planHash: plan.planHash, catalogEtag: etagOf(new CatalogReads(store), built.touched), applied };
 }
 
-/** The package's spec, except console-owned fields the plan keeps: those stay as the person left them. */
-function effectiveSpec(store: Store, object: PackageObject, change: PlanChange): Record<string, unknown> {
-  const spec = { ...object.spec };
-  const before = published(store, object.kind, object.key)?.spec ?? {};
-  for (const field of change.fields) {
-    if (field.applies) continue;
-    if (field.path in before) spec[field.path] = before[field.path];
-    else delete spec[field.path];
-  }
-  return spec;
+function pick(change: { kind: CorePlannedKind; key: string; action: PackageApplied['applied'][number]['action'] }) {
+  return { kind: change.kind, key: change.key, action: change.action };
 }
 
-/** Writes an object into its catalog collection the way the core publishes that kind; returns its version. */
-export function publish(store: Store, kind: CorePlannedKind, key: string, spec: Record<string, unknown>, link: PackageLink | null, workspaceId: string | null): number {
-  switch (kind) {
-    case 'TaskType': {
-      const row = createVersion(store, 'task-types', key, spec, link);
-      for (const old of store.byKey<CatalogRow>('task-types', key)) {
-        if (old.id !== row.id && old.status === 'active') deprecateVersion(store, 'task-types', old);
-      }
-      return row.version as number;
-    }
-    case 'Agent':
-      return publishAgent(store, key, spec as AgentSpec, link).agent.currentRevision;
-    case 'WorkRule': {
-      const live = liveRule(store, key);
-      if (!live) return createRule(store, { ...spec, key }, link).version;
-      const changes: Record<string, unknown> = { package: link ?? live.package, status: spec.status ?? 'enabled' };
-      for (const field of RULE_FIELDS) changes[field] = spec[field] ?? (field === 'description' ? '' : field === 'condition' ? true : null);
-      return changeRule(store, live, changes).version;
-    }
-    default:
-      return publishVersion(store, kind as VersionedKind, key, spec, link, workspaceId).version as number;
-  }
+function refuseProblems(refusing: readonly Problem[], code: string, message: (first: Problem) => string, problems: readonly Problem[]): void {
+  if (refusing.length === 0) return;
+  const more = refusing.length > 1 ? ` (and ${refusing.length - 1} more)` : '';
+  throw unprocessable(code, `${message(refusing[0]!)}${more}`, { problems });
 }
 
-/** A console edit: the person's value at `path` (dotted, inside spec), published as the console would. */
+/**
+ * A person's change in the console, for tests of plan and apply: the field at `path` (dotted, inside the
+ * form) of the latest version set to `value` and published by the kind's own command, as the console would.
+ * The next plan sees the latest version differ from what the last apply wanted: the field is the console's.
+ */
 export function editInConsole(store: Store, kind: CorePlannedKind, key: string, path: string, value: unknown) {
-  const last = published(store, kind, key);
-  if (!last || !isLive(store, kind, key)) throw unprocessable('not_published', `${kind}/${key} is not published — apply its package first`);
-  const spec = structuredClone(last.spec);
-  const before = setPath(spec, path.split('.'), value);
-  const version = publish(store, kind, key, spec, null, null);
-  store.replaceOrInsert('published', kind, { id: `${kind}/${key}`, spec });
-  store.recordConsoleEdit(kind, key, { path, value });
-  return { kind, key, path, before: before ?? null, after: value, version };
+  const catalog = KIND_CATALOGS[kind];
+  const latest = catalog.latest(store, key);
+  if (!latest || latest.retired) throw unprocessable('not_published', `${kind}/${key} is not published — apply its package first`);
+  const form = structuredClone(latest.form);
+  const before = setPath(form, path.split('.'), value);
+  // The console publishes a process as its next version.
+  const version = kind === 'Process' ? latest.version + 1 : undefined;
+  if (version !== undefined) form.version = version;
+  const published = catalog.publish(store, key, form, linkOf(store, kind, key)?.package ?? null, version);
+  // The edited version of a task type takes the place of the one the person edited.
+  if (kind === 'TaskType') deprecateTaskTypes(store, key, [latest.version]);
+  return { kind, key, path, before: before ?? null, after: value, version: published };
 }
 
 function setPath(target: Record<string, unknown>, parts: string[], value: unknown): unknown {

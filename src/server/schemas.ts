@@ -54,7 +54,7 @@ const requests: Record<string, Schema> = {
     { package: ref('PackageSource'), planHash: str({ pattern: '^sha256:[0-9a-f]{64}$' }), workspaceId: nullable(uuid), overwriteConsole: { ...bool, default: false } },
     ['package', 'planHash'],
   ),
-  PackageTestRequest: closed({ package: ref('PackageSource'), tests: list(str({ minLength: 1, maxLength: 500 }), { maxItems: 1000 }), workspaceId: nullable(uuid) }, ['package']),
+  PackageTestRequest: closed({ package: ref('PackageSource'), tests: list(str({ minLength: 1, maxLength: 500 }), { maxItems: 500 }), workspaceId: nullable(uuid) }, ['package']),
   PackageRef: closed({ key: str({ minLength: 1, maxLength: 200 }), version: str({ minLength: 1, maxLength: 100 }) }, ['key', 'version']),
   PackageRecordedObject: closed(
     {
@@ -282,24 +282,26 @@ const answers: Record<string, Schema> = {
   RetirementOut: answer({ at: dateTime, by: uuid, reason: str() }),
   ProcessProblemOut: problem,
   PlanFieldOut: answer({ path: str(), before: {}, after: {}, owner: str({ enum: ['package', 'console'] }), applies: bool }),
-  PlanChangeOut: answer(
-    {
-      kind: str({ enum: ['TaskType', 'Agent', 'Calendar', 'Process', 'WorkRule', 'View'] }),
-      key: str(),
-      action: str({ enum: ['create', 'update', 'rename', 'restore', 'retire', 'unchanged'] }),
-      renamedFrom: nullable(str()),
-      fields: list(ref('PlanFieldOut')),
-      deprecates: list(int()),
-    },
-    ['kind', 'key', 'action', 'renamedFrom', 'fields'],
-  ),
-  PlanProcessOut: answer({ key: str(), fromVersion: nullable(int()), toVersion: int(), behaviour: nullable(anyObject), instances: list(anyObject) }),
+  PlanChangeOut: answer({
+    kind: str({ enum: ['TaskType', 'Agent', 'Calendar', 'Process', 'WorkRule', 'View'] }),
+    key: str(),
+    action: str({ enum: ['create', 'update', 'rename', 'restore', 'retire', 'unchanged'] }),
+    renamedFrom: nullable(str()),
+    fields: list(ref('PlanFieldOut')),
+    deprecates: list(int()),
+  }),
+  PlanReplayOut: answer({ replayed: int(), diverged: int(), instanceIds: list(uuid) }),
+  PlanInstancesOut: answer({ version: int(), open: int(), fate: str({ enum: ['pin', 'migrate', 'unaffected'] }), migrationRequired: bool }),
+  PlanProcessOut: answer({
+    key: str(), fromVersion: nullable(int()), toVersion: int(), behaviour: nullable(ref('PlanReplayOut')), instances: list(ref('PlanInstancesOut')), deadlines: list(anyObject),
+    deadlinesTotal: int(),
+  }),
   PlanOutsideOut: answer({ kind: str(), key: str(), appliedBy: str({ enum: ['installer', 'notification-service'] }) }),
   PackagePlanOut: answer(
     {
       planHash: str(),
       catalogEtag: str(),
-      package: anyObject,
+      package: answer({ key: nullable(str()), version: nullable(str()) }),
       changes: list(ref('PlanChangeOut')),
       outside: list(ref('PlanOutsideOut')),
       processes: list(ref('PlanProcessOut')),
@@ -307,11 +309,13 @@ const answers: Record<string, Schema> = {
       problems: list(ref('ProcessProblemOut')),
       createdAt: dateTime,
     },
-    ['planHash', 'catalogEtag', 'package', 'changes', 'processes', 'regulationCoverage', 'problems', 'createdAt'],
   ),
   PackageAppliedOut: answer({ kind: str(), key: str(), action: str(), version: nullable(int()) }),
   PackageApplyOut: answer({ planHash: str(), catalogEtag: str(), applied: list(ref('PackageAppliedOut')) }),
-  PackageTestOut: answer({ status: str(), tests: list(anyObject), coverage: list(anyObject), ruleCoverage: list(anyObject), taskTypeCoverage: list(anyObject), problems: list(ref('ProcessProblemOut')) }),
+  PackageTestOut: answer({
+    status: str({ enum: ['passed', 'failed', 'invalid'] }), checkOnly: bool, problems: list(ref('ProcessProblemOut')), tests: list(anyObject), coverage: list(anyObject),
+    ruleCoverage: list(anyObject), taskTypeCoverage: list(anyObject), durationMs: int({ minimum: 0 }),
+  }),
   PackageRecordOut: answer({ package: ref('PackageRef'), installHash: nullable(str()), recorded: list(ref('PackageRecordedObject')) }),
   ProcessDefinitionOut: answer(
     {

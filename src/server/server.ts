@@ -1,9 +1,10 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CoreError, errorBody } from './errors.js';
+import { type ContractError, CoreError, errorBody, invalidRequest } from './errors.js';
+import { idempotentWrite, remember, replayed } from './idempotency.js';
 import { openApiDocument } from './openapi.js';
-import { type Api, type CompiledRoute, type Reply, type Route, type RouteContext, compileRoute } from './route.js';
+import { type Api, type CompiledRoute, type Reply, type Route, type RouteContext, compileRoute, parameterErrors } from './route.js';
 import { loadBundleSupport } from './routes/bundles.js';
 import { ensureBuiltInTaskType } from './routes/catalog.js';
 import { ROUTES } from './routes/index.js';
@@ -11,9 +12,9 @@ import type { Seed } from '../contract/seed.js';
 import { applySeed } from './seed.js';
 import type { CoreState, PackageTester } from './route.js';
 import { Store } from './store.js';
-import { schemaCheck } from './validate.js';
+import { contractCheck, schemaCheck } from './validate.js';
 import { DEFAULT_CORE_VERSION } from '../contract/version.js';
-import { testPackage } from './package-tests.js';
+import { runScenarios } from './package-tests.js';
 
 export { DEFAULT_CORE_VERSION };
 
@@ -33,7 +34,7 @@ export interface CoreServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   seed?: Seed;
-  /** The engine behind `POST /packages:test` (default: the sandbox's). */
+  /** The engine that runs the scenarios of `POST /packages:test` (default: the sandbox's). */
   packageTester?: PackageTester;
 }
 
@@ -55,7 +56,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<Runni
     const state: CoreState = {
       version: options.version ?? DEFAULT_CORE_VERSION,
       dataDir: options.dataDir,
-      packageTester: options.packageTester ?? testPackage,
+      packageTester: options.packageTester ?? runScenarios,
       bundles: loadBundleSupport(options.dataDir),
     };
     const handler = createDispatcher(store, state, options.token);
@@ -102,7 +103,7 @@ interface Matched {
   params: Record<string, string>;
 }
 
-/** The request pipeline: auth, route, body, idempotency, validation, one transaction, reply. */
+/** The request pipeline: auth, route, parameters, body, validation, idempotency, one transaction, reply. */
 export function createDispatcher(store: Store, state: CoreState, token: string): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const compiled = ROUTES.map(compileRoute).sort((a, b) => b.specificity - a.specificity);
   const openapi = JSON.stringify(openApiDocument(ROUTES, state.version));
@@ -122,7 +123,7 @@ export function createDispatcher(store: Store, state: CoreState, token: string):
       }
       const matched = match(compiled, req.method ?? 'GET', url.pathname);
       const rawBody = await readBody(req);
-      const reply = await handle(matched, req, url, rawBody, store, state, requestId);
+      const reply = await handle(matched, req, url, rawBody, store, state);
       send(res, reply);
     } catch (error) {
       send(res, failure(error, api, requestId));
@@ -185,49 +186,37 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function handle(matched: Matched, req: IncomingMessage, url: URL, rawBody: string, store: Store, state: CoreState, requestId: string): Reply | Promise<Reply> {
+async function handle(matched: Matched, req: IncomingMessage, url: URL, rawBody: string, store: Store, state: CoreState): Promise<Reply> {
   const { route } = matched.compiled;
   const body = parseBody(route, rawBody);
+  if (isCoreApi(route.api)) {
+    const errors = [...parameterErrors(route, url.searchParams, matched.params), ...(route.method === 'GET' ? [] : contractErrors(route, body))];
+    if (errors.length > 0) throw invalidRequest(errors);
+  } else if (route.method !== 'GET') {
+    validateBody(route, body);
+  }
   const ctx: RouteContext = { params: matched.params, query: url.searchParams, body, rawBody, headers: req.headers, store, state };
   if (route.method === 'GET') return route.handle(ctx);
-  const idempotencyKey = headerValue(req.headers['idempotency-key']);
-  if (idempotencyKey === undefined && route.requiresIdempotencyKey) {
-    throw new CoreError(400, 'idempotency_key_required', `${route.method} ${route.path} requires an Idempotency-Key header`);
-  }
-  const requestHash = createHash('sha256').update(`${route.method} ${url.pathname}${url.search}\n${rawBody}`).digest('hex');
-  if (idempotencyKey !== undefined) {
-    const stored = store.storedReply(idempotencyKey);
-    if (stored) return replay(stored, requestHash, idempotencyKey);
-  }
-  validateBody(route, body);
+  const write = route.idempotent === false || route.api === 'kernos' ? undefined : idempotentWrite(req.headers, route.method, url.pathname, body);
+  const earlier = write && replayed(store, write);
+  if (earlier) return earlier;
+  if (route.prepare) ctx.prepared = await route.prepare(ctx);
   if (route.transactional === false) return route.handle(ctx);
-  try {
-    return store.transaction(() => {
-      const reply = route.handle(ctx);
-      if (reply instanceof Promise) throw new Error(`${route.method} ${route.path}: a transactional handler must be synchronous`);
-      if (idempotencyKey !== undefined) store.storeReply(idempotencyKey, { requestHash, status: reply.status ?? 200, body: reply.body, headers: reply.headers ?? {} });
-      return reply;
-    });
-  } catch (error) {
-    // A refused write is an answer too: the same key gets it again, and still nothing is written.
-    if (error instanceof CoreError && idempotencyKey !== undefined && error.status < 500) {
-      const refusal = errorBody(error, route.api === 'kernos' ? undefined : requestId);
-      store.transaction(() => store.storeReply(idempotencyKey, { requestHash, status: error.status, body: refusal, headers: {} }));
-    }
-    throw error;
-  }
+  const run = (): Reply => {
+    // Another request with the key may have finished while this one prepared.
+    const again = write && replayed(store, write);
+    if (again) return again;
+    const reply = route.handle(ctx);
+    if (reply instanceof Promise) throw new Error(`${route.method} ${route.path}: a transactional handler must be synchronous`);
+    if (write) remember(store, write, reply);
+    return reply;
+  };
+  return route.rolledBack ? store.rolledBack(run) : store.transaction(run);
 }
 
-function replay(stored: { requestHash: string; status: number; body: unknown; headers: Record<string, string> }, requestHash: string, key: string): Reply {
-  if (stored.requestHash !== requestHash) {
-    throw new CoreError(422, 'idempotency_key_reused', `Idempotency-Key ${key} was used for a different request`);
-  }
-  return { status: stored.status, body: stored.body, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  return text === undefined || text === '' ? undefined : text;
+/** The core's own routes (and the admin route beside them) answer contract errors with `400 invalid_request`. */
+function isCoreApi(api: Api): boolean {
+  return api === 'core' || api === 'admin';
 }
 
 function parseBody(route: Route, rawBody: string): unknown {
@@ -239,18 +228,25 @@ function parseBody(route: Route, rawBody: string): unknown {
   }
 }
 
+/** Where the body of a request to one of the core's routes breaks its request model. */
+function contractErrors(route: Route, body: unknown): ContractError[] {
+  if (!route.request) return [];
+  if (body === undefined) return [{ loc: 'body', message: 'Field required' }];
+  const errors = contractCheck(route.request, body, 'body');
+  return errors.length === 0 && route.validate ? route.validate(body) : errors;
+}
+
+/** The Kernos and notification-service routes check bodies their own way. */
 function validateBody(route: Route, body: unknown): void {
   if (!route.request) return;
-  if (body === undefined) {
-    throw route.api === 'kernos'
-      ? new CoreError(400, 'invalid_json', 'a JSON body is required')
-      : new CoreError(422, 'validation_error', 'a JSON body is required', { errors: [{ path: '', message: 'body is required' }] });
+  if (route.api === 'kernos') {
+    // Kernos maps every body that does not deserialize into its struct to 400 invalid_json (compat-kernos §4).
+    const [problem] = body === undefined ? [{ message: 'a JSON body is required' }] : schemaCheck(route.request)(body);
+    if (problem) throw new CoreError(400, 'invalid_json', `the request body does not match: ${problem.message}`);
+    return;
   }
-  const problems = schemaCheck(route.request)(body);
-  if (problems.length === 0) return;
-  // Kernos maps every body that does not deserialize into its struct to 400 invalid_json (compat-kernos §4).
-  if (route.api === 'kernos') throw new CoreError(400, 'invalid_json', `the request body does not match: ${problems[0]!.message}`);
-  throw new CoreError(422, 'validation_error', problems[0]!.message, { errors: problems });
+  const problems = body === undefined ? [{ path: '', message: 'body is required' }] : schemaCheck(route.request)(body);
+  if (problems.length > 0) throw new CoreError(422, 'validation_error', problems[0]!.message, { errors: problems });
 }
 
 function failure(error: unknown, api: Api, requestId: string): Reply {
@@ -262,7 +258,7 @@ function failure(error: unknown, api: Api, requestId: string): Reply {
 
 function send(res: ServerResponse, reply: Reply, preRendered?: string): void {
   if (res.headersSent) return;
-  const text = preRendered ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+  const text = preRendered ?? reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
   res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...reply.headers });
   res.end(text);
 }

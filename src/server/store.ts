@@ -37,13 +37,6 @@ CREATE TABLE IF NOT EXISTS idempotency (
   body TEXT NOT NULL,
   headers TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS console_edits (
-  kind TEXT NOT NULL,
-  key TEXT NOT NULL,
-  path TEXT NOT NULL,
-  value TEXT NOT NULL,
-  PRIMARY KEY (kind, key, path)
-);
 CREATE TABLE IF NOT EXISTS bundles (
   bundle_id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
@@ -68,10 +61,8 @@ export interface BundleRecord {
   created_at: string;
 }
 
-export interface ConsoleEdit {
-  path: string;
-  value: unknown;
-}
+/** Thrown to end a trial: it rolls the trial's writes back. */
+const ROLL_BACK = Symbol('roll back');
 
 export class Store {
   private readonly statements = new Map<string, Database.Statement>();
@@ -102,6 +93,23 @@ export class Store {
   /** Runs `fn` in one IMMEDIATE transaction: all of its writes or none. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Runs `fn` as a trial: what it writes is seen by its own reads and rolled back at the end, whether it
+   * succeeds or throws. Inside a transaction it is a savepoint of it.
+   */
+  rolledBack<T>(fn: () => T): T {
+    const done = { result: undefined as T };
+    try {
+      this.db.transaction(() => {
+        done.result = fn();
+        throw ROLL_BACK;
+      })();
+    } catch (error) {
+      if (error !== ROLL_BACK) throw error;
+    }
+    return done.result;
   }
 
   insert<T extends Row>(collection: string, key: string, row: T): T {
@@ -156,21 +164,6 @@ export class Store {
     this.db
       .prepare('INSERT INTO idempotency (key, request_hash, status, body, headers) VALUES (?, ?, ?, ?, ?)')
       .run(idempotencyKey, reply.requestHash, reply.status, JSON.stringify(reply.body ?? null), JSON.stringify(reply.headers));
-  }
-
-  consoleEdits(kind: string, key: string): ConsoleEdit[] {
-    const rows = this.stmt('SELECT path, value FROM console_edits WHERE kind = ? AND key = ? ORDER BY path').all(kind, key) as { path: string; value: string }[];
-    return rows.map((r) => ({ path: r.path, value: JSON.parse(r.value) }));
-  }
-
-  recordConsoleEdit(kind: string, key: string, edit: ConsoleEdit): void {
-    this.db
-      .prepare('INSERT INTO console_edits (kind, key, path, value) VALUES (?, ?, ?, ?) ON CONFLICT (kind, key, path) DO UPDATE SET value = excluded.value')
-      .run(kind, key, edit.path, JSON.stringify(edit.value));
-  }
-
-  dropConsoleEdits(kind: string, key: string): void {
-    this.stmt('DELETE FROM console_edits WHERE kind = ? AND key = ?').run(kind, key);
   }
 
   bundle(bundleId: string): BundleRecord | undefined {

@@ -98,6 +98,13 @@ describe('package-sdk bundle run', () => {
     expect(out.stdout.trim().split('\n').at(-1)).toBe('run failed at step crash: tool_failed: the test tool breaks on purpose');
   });
 
+  it('prints the trace under --json with the numbers as the bundle and the input write them', async () => {
+    const out = await cli(['bundle', 'run', REPAIR_BUNDLE, '--mock', '--workflow', 'reserve_twice_then_break', '--input', REPAIR_INPUT, '--tools', REPAIR_TOOLS, '--json'], tempDir());
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain('"quote": 1840.0,');
+    expect(JSON.parse(out.stdout).steps[0]).toMatchObject({ id: 'triage', output: { quote: 1840, labour_hours: 3.5 } });
+  });
+
   it('needs --mock (exit 2)', async () => {
     const out = await cli(['bundle', 'run', REPAIR_BUNDLE, '--workflow', 'repair', '--input', '{}'], tempDir());
     expect(out.code).toBe(2);

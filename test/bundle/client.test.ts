@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBundle, connection, listBundles, showBundle } from '../../src/bundle/client.js';
 import { Refusal } from '../../src/model/refusal.js';
-import { trustKey } from '../../src/bundle/index.js';
+import { canonicalJson, type JsonValue, loadPublicKey, parseJson, trustKey, verifyBundleSignatureValue } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
 import { signBundleFile } from '../../src/bundle/signature.js';
 import { startLocalCore } from '../../src/server/local.js';
 import { runCli } from '../support/cli.js';
-import { KEYS, REPAIR_BUNDLE, REPAIR_FACTS, RFC_KEY_ID, SPEC_BUNDLE, tamperedRepairText, tempDir } from './helpers.js';
+import { KEYS, REPAIR_BUNDLE, REPAIR_FACTS, RFC_KEY_ID, SPEC_BUNDLE, repairText, tamperedRepairText, tempDir } from './helpers.js';
 
 describe('connection rules', () => {
   it.each([
@@ -53,7 +53,11 @@ describe('against the local core', () => {
     expect(created).toMatchObject({ status: 201, name: REPAIR_FACTS.name, version: REPAIR_FACTS.version });
     expect(await applyBundle({ file: join(work, 'bundle.json'), conn })).toEqual({ ...created, status: 200 });
     expect((await listBundles(conn)).map((b) => b.bundle_id)).toContain(created.bundle_id);
-    expect(await showBundle(conn, created.bundle_id)).toMatchObject({ bundle_id: created.bundle_id, name: REPAIR_FACTS.name });
+    const shown = await showBundle(conn, created.bundle_id);
+    expect(shown).toMatchObject({ bundle_id: created.bundle_id, name: REPAIR_FACTS.name });
+    // Shown with its numbers as signed (25000.0, not 25000): the original signature verifies it.
+    expect(canonicalJson(shown.bundle!)).toBe(canonicalJson(parseJson(repairText()).value));
+    expect(verifyBundleSignatureValue(shown.bundle!, shown.signature!, [loadPublicKey(join(KEYS, 'rfc8032.pub'))])).toMatchObject({ ok: true });
     await expect(showBundle(conn, 'bnd_nope')).rejects.toMatchObject({ code: 'bundle_not_found' });
 
     writeFileSync(join(work, 'bundle.json'), tamperedRepairText());
@@ -83,7 +87,10 @@ describe('package-sdk bundle apply|list|show --server local (built CLI)', () => 
     expect(JSON.parse(applied.stdout)).toMatchObject({ status: 201, name: REPAIR_FACTS.name });
     const listed = await runCli(['bundle', 'list', '--server', 'local'], { cwd: dir });
     expect(listed.stdout).toContain(id);
-    const shown = JSON.parse((await runCli(['bundle', 'show', id, '--server', 'local', '--json'], { cwd: dir })).stdout);
+    const printed = (await runCli(['bundle', 'show', id, '--server', 'local', '--json'], { cwd: dir })).stdout;
+    const shown = parseJson(printed).value as { bundle: JsonValue; signature: JsonValue };
     expect(shown).toMatchObject({ bundle_id: id, version: REPAIR_FACTS.version });
+    expect(printed).toContain('"maximum": 25000.0');
+    expect(verifyBundleSignatureValue(shown.bundle, shown.signature, [loadPublicKey(join(dir, 'publisher.pub'))])).toMatchObject({ ok: true });
   });
 });

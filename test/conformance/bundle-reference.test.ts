@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBundle, connection, listBundles, showBundle } from '../../src/bundle/client.js';
 import {
   bundleDigest, canonicalBundleBytes, canonicalJson, loadPublicKey, loadSigningKey, parseJson, signatureFileText, signBundleValue, trustKey,
-  validateBundle, verifyBundleSignature,
+  validateBundle, verifyBundleSignature, verifyBundleSignatureValue,
 } from '../../src/bundle/index.js';
 import type { JsonObject } from '../../src/json/parse.js';
 import { renderTrace } from '../../src/report/bundle.js';
@@ -133,6 +133,9 @@ describe('the reference bundle on the local core', () => {
     expect(created).toMatchObject({ status: 201, name: 'halcyon.finance.invoice_intake', version: '1.0.0' });
     expect(await applyBundle({ file, conn })).toEqual({ ...created, status: 200 });
     expect((await listBundles(conn)).map((b) => b.bundle_id)).toContain(created.bundle_id);
-    expect(await showBundle(conn, created.bundle_id)).toMatchObject({ bundle_id: created.bundle_id, name: 'halcyon.finance.invoice_intake', bundle: JSON.parse(referenceText()) });
+    const shown = await showBundle(conn, created.bundle_id);
+    expect(shown).toMatchObject({ bundle_id: created.bundle_id, name: 'halcyon.finance.invoice_intake' });
+    expect(canonicalJson(shown.bundle!)).toBe(canonicalJson(parseJson(referenceText()).value));
+    expect(verifyBundleSignatureValue(shown.bundle!, shown.signature!, [loadPublicKey(join(KEYS, 'rfc8032.pub'))])).toEqual({ ok: true, keyId: RFC_KEY_ID });
   });
 });

@@ -2,7 +2,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSigningKey, parseJson, signBundleValue, trustKey, validateBundle } from '../../src/bundle/index.js';
+import { type JsonValue, loadSigningKey, parseJson, signBundleValue, trustKey, validateBundle, verifyBundleSignatureValue } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
 import { REPAIR_BUNDLE, REPAIR_FACTS } from '../bundle/helpers.js';
 import { type TestCore, startTestCore, tempDir } from './support.js';
@@ -87,6 +87,18 @@ describe('POST /v1/bundles', () => {
     const withFloat = MINIMAL.replace('"version":"0.0.1"', '"version":"0.0.2","description":"costs 1250.0"').replace('{"kind":"k"}', '{"kind":"k","limit":1250.0}');
     const answer = await apply(request(withFloat));
     expect(answer.status).toBe(201);
+  });
+
+  it('serves a stored bundle byte for byte: every number form of the kernos vectors comes back, and the signature still verifies', async () => {
+    const forms = ['7250.0', '1e16', '1E16', '-0', '-0.0', '0.1', '1.5e-7', '0.000001', '100.0', '1000000000000000.0', '1234567890123456.8', '5e-324', '18446744073709551615', '-9223372036854775808'];
+    const text = MINIMAL.replace('"version":"0.0.1"', '"version":"0.0.9"').replace('{"kind":"k"}', `{"kind":"k","amounts":[${forms.join(', ')}]}`);
+    const created = await apply(request(text));
+    expect(created.status).toBe(201);
+    const shown = await fetch(`${core.url}/v1/bundles/${created.body.bundle_id}`, { headers: { Authorization: `Bearer ${core.token}` } }).then((r) => r.text());
+    expect(shown).toContain(`"bundle":${text},`);
+    const { bundle: stored, signature } = parseJson(shown).value as { bundle: JsonValue; signature: JsonValue };
+    const trusted = [{ keyId: loadSigningKey(publisherKeyFile).keyId, publicKey: loadSigningKey(publisherKeyFile).publicKey }];
+    expect(verifyBundleSignatureValue(stored, signature, trusted)).toEqual({ ok: true, keyId: trusted[0]!.keyId });
   });
 
   it('a key removed from the trust store is refused on the next apply', async () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { parseSeed } from '../../src/server/seed.js';
 import { FIXTURES } from '../support/overlay.js';
 import { describeInstallRoutes } from './install-routes.js';
-import { OURS, packageFiles, startTestCore } from './support.js';
+import { clientFiles, OURS, startTestCore } from './support.js';
 
 describeInstallRoutes(OURS);
 
@@ -14,10 +15,14 @@ describeInstallRoutes(OURS);
 describe('packages of the project', () => {
   const idem = () => ({ 'Idempotency-Key': randomUUID() });
 
-  it.each(['example/packages/field-maintenance', 'core/packages/desk', 'plan/installer/frontdesk'])('%s plans without problems, applies, and plans again as unchanged', async (dir) => {
-    const fresh = await startTestCore();
+  const WORKSPACE = '5b0f6c1e-2a4d-4e8b-9c3f-7d1a2b3c4d5e';
+  const VALUES = { MAINTENANCE_WORKSPACE_ID: WORKSPACE, FLEET_API_URL: 'https://fleet.example.org', STORES_API_URL: 'https://stores.example.org', FRONTDESK_API: 'https://frontdesk.example.org' };
+
+  it.each(['example/packages/field-maintenance', 'core/packages/desk', 'plan/installer/frontdesk'])('%s, sent as the client sends it, plans without problems, applies, and plans again as unchanged', async (dir) => {
+    const fresh = await startTestCore({ seed: parseSeed({ workspaces: [WORKSPACE] }) });
     try {
-      const files = packageFiles(`${FIXTURES}/${dir}`);
+      const files = await clientFiles(`${FIXTURES}/${dir}`, VALUES);
+      expect(files.some((file) => /kind: KnowledgePack/.test(file.content) || file.content.includes('${'))).toBe(false);
       const plan = await fresh.call('POST', '/api/v1/packages:plan', { body: { package: { files } }, headers: idem() });
       OURS.install.answer('/api/v1/packages:plan', 'POST', plan);
       expect(plan.body.problems).toEqual([]);

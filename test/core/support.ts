@@ -4,6 +4,9 @@ import { join, relative, sep } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
+import { loadTargets } from '../../src/load/targets.js';
+import { packageFiles as clientPackageFiles } from '../../src/plan/core-section.js';
+import { declaredValues } from '../../src/plan/variables.js';
 import { type CoreServerOptions, type RunningCore, startCoreServer } from '../../src/server/server.js';
 
 export interface Answer<T = any> {
@@ -71,6 +74,16 @@ export function packageFiles(dir: string): { path: string; content: string }[] {
     return x.length - y.length;
   });
   return files.map((f) => ({ path: parts(f).join('/'), content: readFileSync(f, 'utf8') }));
+}
+
+/**
+ * The files of a package as the client sends them to the core (the reference's way, plan/apply/test --server):
+ * `${VAR}` put in from the package's defaults and `values`, no KnowledgePack files, no dot paths.
+ */
+export async function clientFiles(dir: string, values: Record<string, string> = {}): Promise<{ path: string; content: string }[]> {
+  const workspace = await loadTargets({ paths: [dir] });
+  const pkg = workspace.packages[0]!;
+  return clientPackageFiles(pkg, { ...declaredValues(pkg), ...values });
 }
 
 export const DESK = new URL('../../fixtures/core/packages/desk/', import.meta.url).pathname;

@@ -21,28 +21,49 @@ describe('Idempotency-Key', () => {
     const key = randomUUID();
     const body = { key: 'idem-type', displayName: 'Once' };
     const first = await core.call('POST', '/api/v1/task-types', { body, headers: { 'Idempotency-Key': key } });
-    const second = await core.call('POST', '/api/v1/task-types', { body, headers: { 'Idempotency-Key': key } });
+    // The same request in another member order and with a default filled in is the same request.
+    const second = await core.call('POST', '/api/v1/task-types', { raw: '{ "displayName": "Once",\n "key": "idem-type" }', headers: { 'Idempotency-Key': ` ${key} ` } });
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
-    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotency-replayed')).toBeNull();
+    expect(second.headers.get('idempotency-replayed')).toBe('true');
     expect((await core.call('GET', '/api/v1/task-types?key=idem-type')).body.items).toHaveLength(1);
     const third = await core.call('POST', '/api/v1/task-types', { body, headers: { 'Idempotency-Key': randomUUID() } });
     expect(third.body.version).toBe(2);
   });
 
-  it('replays a refusal too, and refuses the key for a different request', async () => {
+  it('keeps no refusal: the same key runs the request again, and another request under it is 409', async () => {
     const key = randomUUID();
-    const refused = await core.call('POST', '/api/v1/capabilities', { body: { name: 'dup' } });
-    expect(refused.status).toBe(201);
+    expect((await core.call('POST', '/api/v1/capabilities', { body: { name: 'dup' } })).status).toBe(201);
     const once = await core.call('POST', '/api/v1/capabilities', { body: { name: 'dup' }, headers: { 'Idempotency-Key': key } });
     const twice = await core.call('POST', '/api/v1/capabilities', { body: { name: 'dup' }, headers: { 'Idempotency-Key': key } });
     expect([once.status, twice.status]).toEqual([409, 409]);
-    expect(twice.body).toEqual(once.body);
+    expect(twice.headers.get('idempotency-replayed')).toBeNull();
+    const retried = await core.call('POST', '/api/v1/capabilities', { body: { name: 'retried' }, headers: { 'Idempotency-Key': key } });
+    expect(retried.status).toBe(201);
     const other = await core.call('POST', '/api/v1/capabilities', { body: { name: 'other' }, headers: { 'Idempotency-Key': key } });
-    expect(other.status).toBe(422);
-    expect(other.body.error.code).toBe('idempotency_key_reused');
+    expect(other.status).toBe(409);
+    expect(other.body.error).toMatchObject({ code: 'idempotency_key_reused', details: { key } });
     expect((await core.call('GET', '/api/v1/capabilities')).body.items.filter((c: any) => c.name === 'other')).toEqual([]);
+  });
+
+  it('refuses a key that is empty or longer than 200 characters', async () => {
+    for (const key of ['  ', 'k'.repeat(201)]) {
+      const refused = await core.call('POST', '/api/v1/capabilities', { body: { name: 'never' }, headers: { 'Idempotency-Key': key } });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.code).toBe('invalid_idempotency_key');
+    }
+  });
+
+  it('is ignored by /packages:plan, which writes nothing', async () => {
+    const body = { package: { files: [{ path: 'package.yaml', content: 'apiVersion: taimen.ai/v1\nkind: Package\nkey: idle\nspec: {version: 1.0.0}\n' }] } };
+    const key = randomUUID();
+    const first = await core.call('POST', '/api/v1/packages:plan', { body, headers: { 'Idempotency-Key': key } });
+    const other = await core.call('POST', '/api/v1/packages:plan', { body: { ...body, overwriteConsole: true }, headers: { 'Idempotency-Key': key } });
+    expect([first.status, other.status]).toEqual([200, 200]);
+    expect(other.headers.get('idempotency-replayed')).toBeNull();
+    expect(other.body.planHash).not.toBe(first.body.planHash);
   });
 });
 

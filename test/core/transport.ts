@@ -43,17 +43,24 @@ export function describeAuthRoutesAndBodies(contracts: Contracts): void {
       contracts.install.valid('ErrorEnvelope', method.body);
     });
 
-    it('answers 400 invalid_json for a body that is not JSON, 422 for one that breaks the schema', async () => {
+    it('answers 400 invalid_json for a body that is not JSON, 400 invalid_request for one that breaks the request model', async () => {
       const bad = await core.call('POST', '/api/v1/task-types', { raw: '{"key": "x", ' });
       expect(bad.status).toBe(400);
       contracts.install.valid('ErrorEnvelope', bad.body);
       expect(bad.body.error.code).toBe('invalid_json');
       const missing = await core.call('POST', '/api/v1/task-types');
-      expect(missing.status).toBe(422);
-      const wrong = await core.call('POST', '/api/v1/task-types', { body: { key: 'x', displayName: 7 } });
-      expect(wrong.status).toBe(422);
+      expect(missing.status).toBe(400);
+      expect(missing.body.error.details.errors).toEqual([{ loc: 'body', message: 'Field required' }]);
+      const wrong = await core.call('POST', '/api/v1/task-types', { body: { key: 'x', displayName: 7, extra: true } });
+      expect(wrong.status).toBe(400);
       contracts.install.valid('ErrorEnvelope', wrong.body);
-      expect(wrong.body.error.details.errors[0].path).toBe('/displayName');
+      expect(wrong.body.error).toMatchObject({ code: 'invalid_request', message: 'Request does not match the API contract' });
+      expect(wrong.body.error.details.errors).toEqual([
+        { loc: 'body.extra', message: 'Extra inputs are not permitted' },
+        { loc: 'body.displayName', message: 'Input should be a valid string' },
+      ]);
+      const many = await core.call('POST', '/api/v1/task-types', { body: { key: 'x', displayName: 'x', ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`extra${i}`, i])) } });
+      expect(many.body.error.details.errors).toHaveLength(20);
       const kernos = await core.call('POST', '/v1/bundles', { raw: 'nope' });
       expect(kernos.body).toEqual({ error: { code: 'invalid_json', message: expect.any(String), details: {} } });
       expect((await core.call('POST', '/v1/bundles', { body: { bundle: {} } })).body.error.code).toBe('invalid_json');

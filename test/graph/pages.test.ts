@@ -162,7 +162,7 @@ describe('the review page of a plan', () => {
 
     expect((await cli(['apply', '--plan', 'plan.json', '--server', 'local', '--env', 'example.env', '--auto-approve'])).code).toBe(0);
     const process = join(dir, 'packages/field-maintenance/processes/work-order.yaml');
-    writeFileSync(process, readFileSync(process, 'utf8').replace('timeout: PT10M', 'timeout: PT15M').replace('displayName: Work order\n', 'displayName: Work order of a fault\n'));
+    writeFileSync(process, readFileSync(process, 'utf8').replace('timeout: PT10M', 'timeout: PT15M').replace('displayName: Work order\n', 'displayName: Work order of a fault\n').replace('\n  version: 1\n', '\n  version: 2\n'));
     expect((await cli(['lock', '--install', 'packages.yaml'])).code).toBe(0);
     expect((await cli(['plan', '--install', 'packages.yaml', '--server', 'local', '--env', 'example.env', '--out', 'plan2.json'])).code).toBe(0);
     expect(await cli(['plan', 'show', 'plan2.json', '--html', 'plan2.html'])).toMatchObject({ code: 0, stdout: 'review page: plan2.html\n' });

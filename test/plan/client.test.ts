@@ -41,7 +41,7 @@ describe('against the local core', () => {
     expect(denied).toMatchObject({ status: 401, code: 'invalid_credentials' });
   });
 
-  it('sends a fresh Idempotency-Key with each write, which the core requires on /packages:plan', async () => {
+  it('sends a fresh Idempotency-Key with each write, which the core ignores on /packages:plan', async () => {
     const client = new CoreClient(core.url, { token: staticToken(core.token) });
     const answer = await client.send<{ planHash: string }>('POST', '/api/v1/packages:plan', { body: { package: { files: [{ path: 'package.yaml', content: 'apiVersion: taimen.ai/v1\nkind: Package\nkey: p\nspec: {version: 1.0.0}\n' }] } } });
     expect(answer.planHash).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -134,6 +134,20 @@ describe('transport rules', () => {
     const dead = await serve((_request, response) => response.socket?.destroy());
     await expect(new CoreClient(dead.url, { token: staticToken('t') }).get('/x')).rejects.toBeInstanceOf(CoreTransportError);
     expect(dead.seen).toHaveLength(2);
+  });
+
+  it('keeps where an answer writes an integral number as a float, and only numbers count', async () => {
+    const peer = await serve((request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(request.url === '/float' ? '{"when": "data.amount > 100.0", "limit": 100.0, "n": [1, 2e3]}' : '{"when": "data.amount > 100.0 and \\"1e3\\"", "n": 3}');
+    });
+    const client = new CoreClient(peer.url, { token: staticToken('t') });
+    const floating = await client.call('GET', '/float');
+    expect(floating.body).toEqual({ when: 'data.amount > 100.0', limit: 100, n: [1, 2000] });
+    expect([...floating.floats].sort()).toEqual(['/limit', '/n/1']);
+    const plain = await client.call('GET', '/plain');
+    expect(plain.body).toEqual({ when: 'data.amount > 100.0 and "1e3"', n: 3 });
+    expect([...plain.floats]).toEqual([]);
   });
 
   it('gives up on a core that does not answer', async () => {

@@ -81,7 +81,9 @@ describe('package-sdk test --server, in process against a local core', () => {
     for (const paths of [[join(dir, 'engine-demo')], [DEADLINES]]) {
       const { report: here } = await runTestCommand({ cwd: ROOT, paths });
       const there = await runTestsOnServer({ cwd: ROOT, paths, server: core.url, env: { CP_TOKEN: core.token } });
-      expect(there).toEqual(here);
+      // The core also answers the warnings of its own checks (a decision table's gap), which a run here leaves to check.
+      expect(there).toEqual({ ...here, problems: there.problems });
+      expect(there.problems.filter((problem) => problem.severity !== 'warning')).toEqual(here.problems);
     }
   });
 

@@ -59,11 +59,13 @@ export const references = defineRule({
       severity: 'error',
       summary: 'A task type reference names no TaskType of the package or its requires (the system type task is always there).',
       message: missing('TaskType'),
+      core: true,
     },
     unknown_skill: {
       severity: 'error',
       summary: 'A skill reference (name@version) names no Skill of the package or its requires.',
       message: missing('Skill (name@version)'),
+      core: true,
     },
     unknown_agent: {
       severity: 'error',
@@ -72,6 +74,7 @@ export const references = defineRule({
         'written' in d
           ? `${d.field} '${d.written}' is not an agent reference — an agent reference is written agent:<key>`
           : `${d.field} references agent '${d.id}' — no such Agent in package ${d.pkg} or its requires`,
+      core: true,
     },
     agent_not_declared: {
       severity: 'warning',

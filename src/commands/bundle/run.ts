@@ -1,10 +1,11 @@
-import { Flags } from '@oclif/core';
+import { Flags, ux } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { bundleFileArgs } from '../../cli/bundle-flags.js';
 import { paintFor } from '../../report/paint.js';
 import { Refusal } from '../../model/refusal.js';
 import { renderTrace } from '../../report/bundle.js';
 import { type RunTrace, runBundleFile } from '../../bundle/run.js';
+import { jsonText } from '../../bundle/json-text.js';
 
 export default class BundleRun extends JsonCommand {
   static override summary = "Dry-run one workflow locally with the bundle's mock outputs and print a trace.";
@@ -40,5 +41,10 @@ export default class BundleRun extends JsonCommand {
     if (trace.status === 'failed') process.exitCode = 1;
     if (!this.jsonEnabled()) this.log(renderTrace(trace, paintFor(process.stdout)));
     return trace;
+  }
+
+  /** The trace with the numbers of the bundle and the input as they were written (`JSON.stringify` would print `7250.0` as `7250`). */
+  protected override logJson(json: unknown): void {
+    ux.stdout(jsonText(json, 2));
   }
 }

@@ -1,6 +1,7 @@
-import { Args } from '@oclif/core';
+import { Args, ux } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { showBundle, withServer } from '../../bundle/client.js';
+import { jsonText } from '../../bundle/json-text.js';
 import { serverFlags } from '../../cli/bundle-flags.js';
 import { renderObject } from '../../report/bundle.js';
 import { localCore } from '../../cli/local-core.js';
@@ -15,7 +16,12 @@ export default class BundleShow extends JsonCommand {
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(BundleShow);
     const bundle = await withServer(flags.server, flags.token, (conn) => showBundle(conn, args.id), localCore);
-    if (!this.jsonEnabled()) this.log(renderObject(bundle));
+    if (!this.jsonEnabled()) this.log(renderObject(Object.fromEntries(Object.entries(bundle).map(([name, value]) => [name, typeof value === 'string' ? value : jsonText(value)]))));
     return bundle;
+  }
+
+  /** The stored bundle with its numbers as they were signed (`JSON.stringify` would print `7250.0` as `7250`). */
+  protected override logJson(json: unknown): void {
+    ux.stdout(jsonText(json, 2));
   }
 }

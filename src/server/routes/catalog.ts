@@ -1,6 +1,6 @@
 import { conflict, unprocessable } from '../errors.js';
 import { ADMIN_PRINCIPAL_ID, TENANT_ID, newId, now } from '../identity.js';
-import { LIST_QUERY, type Reply, type Route, type RouteContext, bodyOf, etag, findOr404, page, requireIfMatch } from '../route.js';
+import { LIST_QUERY, type QueryParameter, type Reply, type Route, type RouteContext, bodyOf, etag, findOr404, page, requireIfMatch } from '../route.js';
 import type { Row, Store } from '../store.js';
 
 /**
@@ -22,27 +22,31 @@ export interface CatalogRow extends Row {
 }
 
 /** A list route: rows of a collection (optionally of one key) filtered by query parameters, paginated. */
-function listRoute(path: string, collection: string, response: string, keyParameter?: string, filter?: (row: CatalogRow, ctx: RouteContext) => boolean): Route {
+function listRoute(
+  path: string, collection: string, response: string, keyParameter?: string,
+  filter?: { parameter: QueryParameter; keeps: (row: CatalogRow, ctx: RouteContext) => boolean },
+): Route {
   return {
     method: 'GET',
     path,
     api: 'core',
     summary: `List ${collection.replaceAll('-', ' ')}`,
     response,
-    query: [...(keyParameter ? [{ name: keyParameter, type: 'string' as const }] : []), ...LIST_QUERY],
+    query: [...(keyParameter ? [{ name: keyParameter, type: 'string' as const }] : []), ...(filter ? [filter.parameter] : []), ...LIST_QUERY],
     handle(ctx) {
       const key = keyParameter ? ctx.query.get(keyParameter) : null;
       const rows = key ? ctx.store.byKey<CatalogRow>(collection, key) : ctx.store.all<CatalogRow>(collection);
-      return { body: page(filter ? rows.filter((r) => filter(r, ctx)) : rows, ctx.query) };
+      return { body: page(filter ? rows.filter((r) => filter.keeps(r, ctx)) : rows, ctx.query) };
     },
   };
 }
 
-function getRoute(path: string, collection: string, response: string, what: string, etagPrefix?: (row: CatalogRow) => string): Route {
+function getRoute(path: string, collection: string, response: string, what: string, etagPrefix?: (row: CatalogRow) => string, params?: Route['params']): Route {
   return {
     method: 'GET',
     path,
     api: 'core',
+    ...(params ? { params } : {}),
     summary: `Read a ${what}`,
     response,
     handle(ctx) {
@@ -184,7 +188,7 @@ const roles: Route[] = [
       return { status: 201, body: row, headers: { ETag: etag('role', 1) } };
     },
   },
-  getRoute('/api/v1/roles/{id}', 'roles', 'RoleOut', 'role', (r) => etag('role', r.version as number)),
+  getRoute('/api/v1/roles/{id}', 'roles', 'RoleOut', 'role', (r) => etag('role', r.version as number), { id: 'uuid' }),
   {
     method: 'PATCH',
     path: '/api/v1/roles/{id}',
@@ -336,9 +340,12 @@ export function deprecateVersion(store: Store, collection: VersionedCollection, 
 function versionedRoutes(collection: VersionedCollection, noun: string, request: string, one: string, many: string): Route[] {
   const path = `/api/v1/${collection}`;
   return [
-    listRoute(path, collection, many, 'key', (row, ctx) => {
-      const status = ctx.query.get('status');
-      return !status || row.status === status;
+    listRoute(path, collection, many, 'key', {
+      parameter: { name: 'status', type: 'string', description: 'active or deprecated' },
+      keeps(row, ctx) {
+        const status = ctx.query.get('status');
+        return !status || row.status === status;
+      },
     }),
     {
       method: 'POST',

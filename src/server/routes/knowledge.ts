@@ -1,4 +1,4 @@
-import { conflict, unprocessable } from '../errors.js';
+import { CoreError, conflict, unprocessable } from '../errors.js';
 import { now, sameJson } from '../identity.js';
 import { type Route, type RouteContext, bodyOf, findOr404 } from '../route.js';
 import type { Row, Store } from '../store.js';
@@ -22,7 +22,10 @@ interface WorkspaceRow extends Row {
   parentId: string | null;
 }
 
-const PACK_NAME = /^[a-z][a-z0-9_.-]{0,127}$/;
+/** Memory's grammar of pack names and versions (compat-core-packages §9). */
+const PACK_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const PACK_VERSION = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,31}$/;
+const PACK_REF = /^(tenant:)?([a-z0-9][a-z0-9._-]{0,63})(?:@([0-9A-Za-z][0-9A-Za-z.+-]{0,31}))?$/;
 /** The pack Memory applies to a namespace nobody configured. */
 const DEFAULT_PACKS = ['default'];
 
@@ -32,14 +35,19 @@ function qualifiedName(name: string, tenant: boolean): string {
 
 function register(store: Store, manifest: Record<string, unknown>) {
   const { name, version, scope, namespace } = manifest;
-  if (typeof name !== 'string' || !PACK_NAME.test(name)) throw unprocessable('pack_invalid', 'name must be a pack name (lowercase letters, digits, - _ .)', { field: 'name' });
-  if (typeof version !== 'string' && typeof version !== 'number') throw unprocessable('pack_invalid', 'version must be a string or a number', { field: 'version' });
+  if (typeof name !== 'string' || name.trim() === '') throw unprocessable('pack_invalid', 'name is required: the name of the pack', { field: 'name' });
+  if (version === undefined || version === null || typeof version === 'boolean' || String(version).trim() === '') {
+    throw unprocessable('pack_invalid', 'version is required: a string or a number', { field: 'version' });
+  }
   if (namespace !== undefined) throw unprocessable('pack_invalid', 'namespace is the core\'s to name — remove it from the manifest', { field: 'namespace' });
+  if (!PACK_NAME.test(name)) throw unprocessable('pack_invalid', 'name must be a pack name: lowercase letters, digits, . _ - (at most 64)', { field: 'name' });
+  if (!PACK_VERSION.test(String(version))) throw unprocessable('pack_invalid', 'version must be letters, digits, . + - (at most 32)', { field: 'version' });
   const tenant = scope === 'tenant';
+  if (tenant && store.byKey('knowledge-packs', name).length > 0) throw unprocessable('pack_invalid', `a shared pack is named ${name}: a pack of the tenant takes another name`, { field: 'name' });
   const ref = `${qualifiedName(name, tenant)}@${version}`;
   const existing = store.get<PackRow>('knowledge-packs', ref);
   if (existing) {
-    if (!sameJson(existing.manifest, manifest)) throw conflict('pack_version_exists', `pack ${ref} is already registered with different content — a pack version is immutable, bump version`);
+    if (!sameJson(existing.manifest, manifest)) throw conflict('pack_version_conflict', `pack ${ref} is already registered with different content — a pack version is immutable, bump version`, { pack: ref });
     return { status: 'unchanged', pack: existing.pack };
   }
   const pack = { ...manifest, name, version: String(version), kinds: manifest.kinds ?? [], relations: manifest.relations ?? [], scope: tenant ? 'tenant' : 'common', ref };
@@ -47,11 +55,24 @@ function register(store: Store, manifest: Record<string, unknown>) {
   return { status: 'created', pack };
 }
 
-/** `name@version`, `name` (the latest registered), `tenant:name[@version]`. */
-function findPack(store: Store, ref: string): PackRow | undefined {
-  const at = ref.lastIndexOf('@');
-  if (at > 0) return store.get<PackRow>('knowledge-packs', ref);
-  return store.byKey<PackRow>('knowledge-packs', ref).at(-1);
+/** `name@version`, `name` (the latest registered), `tenant:name[@version]`; another form is `422 invalid_pack_ref`. */
+function findPack(store: Store, ref: string): PackRow {
+  const parsed = PACK_REF.exec(ref);
+  if (!parsed) throw unprocessable('invalid_pack_ref', `${ref} is not a pack reference: [tenant:]name[@version]`, { pack: ref });
+  const found = parsed[3] !== undefined ? store.get<PackRow>('knowledge-packs', ref) : store.byKey<PackRow>('knowledge-packs', ref).at(-1);
+  if (!found) throw new CoreError(404, 'not_found', `knowledge pack ${ref} not found`, { pack: ref });
+  return found;
+}
+
+/**
+ * The refs of a pack set: trimmed, each once, every one pinned to a version (`name@version`,
+ * `tenant:name@version`) — else `422 pack_version_required` naming the others.
+ */
+function pinnedRefs(packs: readonly string[]): string[] {
+  const refs = [...new Set(packs.map((pack) => pack.trim()))];
+  const unpinned = refs.filter((ref) => PACK_REF.exec(ref)?.[3] === undefined);
+  if (unpinned.length > 0) throw unprocessable('pack_version_required', `pin every pack to a version (name@version): ${unpinned.join(', ')}`, { packs: unpinned });
+  return refs;
 }
 
 function workspace(ctx: RouteContext): WorkspaceRow {
@@ -100,12 +121,13 @@ export const KNOWLEDGE_ROUTES: Route[] = [
     api: 'core',
     summary: 'Read a registered pack: name@version, name or tenant:name[@version]',
     response: 'KnowledgePackOut',
-    handle: (ctx) => ({ body: findOr404(findPack(ctx.store, ctx.params.ref!), `knowledge pack ${ctx.params.ref}`).pack }),
+    handle: (ctx) => ({ body: findPack(ctx.store, ctx.params.ref!).pack }),
   },
   {
     method: 'GET',
     path: '/api/v1/workspaces/{id}/knowledge-packs',
     api: 'core',
+    params: { id: 'uuid' },
     summary: 'The pack set of a workspace tree',
     response: 'WorkspaceKnowledgePacksOut',
     handle: (ctx) => ({ body: packSetOut(ctx.store, workspace(ctx)) }),
@@ -114,14 +136,18 @@ export const KNOWLEDGE_ROUTES: Route[] = [
     method: 'PUT',
     path: '/api/v1/workspaces/{id}/knowledge-packs',
     api: 'core',
-    summary: 'Replace the pack set of a workspace tree',
+    params: { id: 'uuid' },
+    summary: 'Replace the pack set of a workspace tree (its root workspace; pinned refs)',
     request: 'WorkspaceKnowledgePacksRequest',
     response: 'WorkspaceKnowledgePacksOut',
     handle(ctx) {
       const ws = workspace(ctx);
       const body = bodyOf<{ packs: string[]; strict?: boolean }>(ctx);
       const root = rootOf(ctx.store, ws);
-      const row: PackSetRow = { id: root.id, packs: body.packs, strict: body.strict ?? false, updatedAt: now() };
+      if (root.id !== ws.id) {
+        throw unprocessable('workspace_not_root', `workspace ${ws.id} is inside the tree of ${root.id}: the packs are set on the root workspace`, { workspaceId: ws.id, rootWorkspaceId: root.id });
+      }
+      const row: PackSetRow = { id: root.id, packs: pinnedRefs(body.packs), strict: body.strict ?? false, updatedAt: now() };
       if (ctx.store.get('workspace-packs', root.id)) ctx.store.replace('workspace-packs', row);
       else ctx.store.insert('workspace-packs', root.id, row);
       return { body: packSetOut(ctx.store, ws) };

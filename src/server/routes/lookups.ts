@@ -7,6 +7,7 @@ function lookup(path: string, collection: string, response: string, noun: string
     method: 'GET',
     path,
     api: 'core',
+    params: { id: 'uuid' },
     summary: `Read a ${noun} (seeded with --seed)`,
     response,
     handle: (ctx) => ({ body: findOr404(ctx.store.get<Row>(collection, ctx.params.id!.toLowerCase()), `${noun} ${ctx.params.id}`) }),

@@ -1,4 +1,4 @@
-import { conflict } from '../errors.js';
+import { CoreError, conflict } from '../errors.js';
 import { ADMIN_PRINCIPAL_ID, TENANT_ID, digest, newId, now } from '../identity.js';
 import { type Route, type RouteContext, booleanQuery, bodyOf, findOr404 } from '../route.js';
 import type { Store } from '../store.js';
@@ -12,7 +12,7 @@ export type VersionedKind = 'Process' | 'Calendar' | 'View';
 
 export const COLLECTION_OF: Record<VersionedKind, string> = { Process: 'process-definitions', Calendar: 'calendars', View: 'views' };
 
-interface Retirement {
+export interface Retirement {
   id: string;
   at: string;
   by: string;
@@ -27,14 +27,18 @@ export function latestVersionRow(store: Store, kind: VersionedKind, key: string)
   return store.byKey<CatalogRow>(COLLECTION_OF[kind], key).at(-1);
 }
 
-export function publishVersion(store: Store, kind: VersionedKind, key: string, spec: Record<string, unknown>, link: PackageLink | null, workspaceId: string | null): CatalogRow {
+/**
+ * Publishes a new version of the key (numbered `version`, else the next one) and brings a retired key back.
+ * A process version works in the workspace its spec names.
+ */
+export function publishVersion(store: Store, kind: VersionedKind, key: string, spec: Record<string, unknown>, link: PackageLink | null, version?: number): CatalogRow {
   const collection = COLLECTION_OF[kind];
-  const common = { id: newId(), tenantId: TENANT_ID, key, version: nextVersion(store, collection, key), spec, package: link, createdBy: ADMIN_PRINCIPAL_ID, createdAt: now() };
+  const common = { id: newId(), tenantId: TENANT_ID, key, version: version ?? nextVersion(store, collection, key), spec, package: link, createdBy: ADMIN_PRINCIPAL_ID, createdAt: now() };
   const row: CatalogRow =
     kind === 'Process'
       ? {
           ...common,
-          workspaceId,
+          workspaceId: typeof spec.workspaceId === 'string' ? spec.workspaceId : null,
           displayName: typeof spec.displayName === 'string' ? spec.displayName : key,
           definitionHash: digest(spec),
           identityAgent: (spec.identity as { agent?: string } | undefined)?.agent ?? null,
@@ -47,8 +51,20 @@ export function publishVersion(store: Store, kind: VersionedKind, key: string, s
         ? { ...common, calendarHash: digest(spec), provisionalYears: [] }
         : common;
   store.insert(collection, key, row);
-  store.remove('retirements', `${kind}/${key}`);
+  restoreKey(store, kind, key);
   return row;
+}
+
+/** Takes the key out of use: no new instance starts (a process), no new version names it (a calendar). */
+export function retireKey(store: Store, kind: VersionedKind, key: string, reason: string): Retirement {
+  const retirement = { id: `${kind}/${key}`, at: now(), by: ADMIN_PRINCIPAL_ID, reason };
+  store.insert('retirements', kind, retirement);
+  return retirement;
+}
+
+/** Brings a retired key back into use. */
+export function restoreKey(store: Store, kind: VersionedKind, key: string): void {
+  store.remove('retirements', `${kind}/${key}`);
 }
 
 /** The answer for a version: the row plus what belongs to the whole key (latest version, retirement). */
@@ -98,13 +114,13 @@ function retireRoute(kind: 'Process' | 'Calendar', response: string): Route {
     query: [{ name: 'dryRun', type: 'boolean' }],
     handle(ctx) {
       const key = ctx.params.key!;
-      findOr404(latestVersionRow(ctx.store, kind, key), `${kind} ${key}`);
+      if (!latestVersionRow(ctx.store, kind, key)) throw new CoreError(404, 'not_found', `${kind} ${key} not found`, { [kind === 'Process' ? 'process' : 'calendar']: key });
       const dryRun = booleanQuery(ctx.query, 'dryRun');
       let retirement = retirementOf(ctx.store, kind, key);
       if (!retirement) {
         if (kind === 'Calendar') refuseCalendarInUse(ctx.store, key);
-        retirement = { id: `${kind}/${key}`, at: now(), by: ADMIN_PRINCIPAL_ID, reason: bodyOf<{ reason: string }>(ctx).reason };
-        if (!dryRun) ctx.store.insert('retirements', kind, retirement);
+        const reason = bodyOf<{ reason: string }>(ctx).reason;
+        retirement = dryRun ? { id: `${kind}/${key}`, at: now(), by: ADMIN_PRINCIPAL_ID, reason } : retireKey(ctx.store, kind, key, reason);
       }
       const retired = { at: retirement.at, by: retirement.by, reason: retirement.reason };
       return { body: kind === 'Process' ? { key, status: 'retired', retired, openInstances: 0, byVersion: [] } : { key, status: 'retired', retired } };

@@ -12,7 +12,9 @@ import { REAL } from './core-support.js';
  */
 const WORKSPACE = '11111111-2222-4333-8444-555555555555';
 const VALUES = { CLAIMS_WORKSPACE_ID: WORKSPACE, HELPDESK_URL: 'https://helpdesk.example.com/api' };
-const PACKAGES = ['claims/claims', 'fixtures/sla/packages/sla-demo', 'fixtures/screens/packages/invoice-payment'];
+const PACKAGES = ['claims/claims', 'fixtures/sla/packages/sla-demo'];
+/** The screens package's process names no identity: the core refuses it, as check does (static-check.test.ts). */
+const SCREENS = 'fixtures/screens/packages/invoice-payment';
 
 describe('real packages of the corpus', () => {
   const idem = () => ({ 'Idempotency-Key': randomUUID() });
@@ -25,6 +27,19 @@ describe('real packages of the corpus', () => {
       OURS.install.answer('/api/v1/packages:test', 'POST', answer);
       expect(answer.body.problems.filter((p: any) => p.severity === 'error')).toEqual([]);
       expect(answer.body).toMatchObject({ status: 'passed', checkOnly: true, tests: [] });
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
+  it(`${SCREENS} is refused for the one identity its process lacks, and nothing else`, async () => {
+    const fresh = await startTestCore({ seed: parseSeed({ workspaces: [WORKSPACE] }) });
+    try {
+      const files = await clientFiles(corpus(SCREENS), VALUES);
+      const answer = await fresh.call('POST', '/api/v1/packages:test?checkOnly=true', { body: { package: { files } } });
+      OURS.install.answer('/api/v1/packages:test', 'POST', answer);
+      expect(answer.body.status).toBe('invalid');
+      expect(answer.body.problems.map((p: any) => `${p.severity} ${p.code} ${p.file}${p.path}`)).toEqual(['error process_identity_required processes/invoice-payment.yaml/spec/identity']);
     } finally {
       await fresh.dispose();
     }

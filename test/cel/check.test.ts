@@ -328,6 +328,16 @@ describe('the patched CEL library', () => {
     expect(evaluate(process, '[1, ?optional.none(), 3].size()', {})).toBe(2);
   });
 
+  // A fixed offset is a time zone of CEL's timestamp accessors; the library handed it to Intl, which knows
+  // it only from Node 22 on, until the same patch.
+  it('reads the parts of a timestamp at a fixed offset', () => {
+    expect(evaluate(process, "timestamp('2026-01-05T08:30:00Z').getHours('+01:00')", {})).toBe(9);
+    expect(evaluate(process, "timestamp('2026-01-05T02:10:00Z').getHours('-05:30')", {})).toBe(20);
+    expect(evaluate(process, "timestamp('2026-01-05T02:10:00Z').getMinutes('-05:30')", {})).toBe(40);
+    expect(evaluate(process, "timestamp('2026-01-05T02:10:00Z').getDate('-05:30')", {})).toBe(4);
+    expect(evaluate(process, "timestamp('2026-01-05T08:30:00Z').getHours('Europe/Berlin')", {})).toBe(9);
+  });
+
   it('refuses an optional element that is not an optional', () => {
     const [d] = checkExpression(process, '[?data.amount]').diagnostics;
     expect(d).toMatchObject({ code: 'expression_type_error', message: expect.stringContaining("must be optional, got 'double'") });

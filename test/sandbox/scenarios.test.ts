@@ -68,10 +68,8 @@ describe('scenarios that must pass', () => {
     expect(result).toMatchObject({ status: 'passed', failures: [] });
   });
 
-  // The engine evaluates through src/cel: RE2 `matches()` and `getHours()` at a fixed offset come with the CEL
-  // profile of the core (cp/1). Until this project's profile evaluates them, the scenario fails, and this test
-  // says so; it fails the day they work, to be turned into a plain `it`.
-  it.fails('evaluates a regular expression in RE2 syntax and the hours of a fixed offset, as the core\'s CEL does', async () => {
+  // The engine evaluates through src/cel: RE2 `matches()` and `getHours()` at a fixed offset, as the core's CEL.
+  it('evaluates a regular expression in RE2 syntax and the hours of a fixed offset, as the core\'s CEL does', async () => {
     const report = await outcomes({ paths: [join(PACKAGES, 'cel-runtime')] });
     expect(report.tests.map((t) => [t.status, t.failures.map((f) => f.message)])).toEqual([['passed', []]]);
   });

@@ -16,6 +16,7 @@ import { type LinkRecord, dropLink, linkOf, linkedKeys, writeLink } from './pack
 import { type PackageSource, type SourceObject, byPath } from './package-source.js';
 import { type Problem, problemIn, sortProblems, withoutRepeats } from './problems.js';
 import type { PackageLink } from './routes/catalog.js';
+import { versionStabilityProblems } from './process-versions.js';
 import { restoreKey, retireKey, retirementOf } from './routes/processes.js';
 import type { Store } from './store.js';
 
@@ -225,6 +226,7 @@ function planObject(object: SourceObject, comparison: Comparison): PlannedChange
       hint: 'give the changed process a higher spec.version',
     }));
   }
+  if (kind === 'Process' && latest && (action === 'update' || action === 'rename')) problems.push(...versionStabilityProblems(object, latest.form, latest.version));
   if (kind === 'Process' && action !== 'unchanged') calendarInUse(object, comparison);
   const change: PlanChange = { kind, key: object.key, action, renamedFrom, fields, deprecates: kind === 'TaskType' ? deprecated(store, object.key, action) : [] };
   return { change, object, wanted, published, latestVersion: latest?.version ?? null, ...(toVersion !== undefined ? { toVersion } : {}) };

@@ -151,6 +151,21 @@ describe('processes take their version from the package', () => {
     expect((await core.call('GET', '/api/v1/process-definitions/desk-request')).body).toMatchObject({ version: 2, status: 'active' });
   });
 
+  it('an element keeps its kind from the latest version, and one that is gone is mapped by a migration', async () => {
+    await install(desk());
+    const asSet = desk({ 'processes/desk-request.yaml': (c) => bump(c.replace('human: {taskType: desk-review, assign: [{role: desk-agent}]}', 'set: {id: "\'x\'"}')) });
+    expect(codes(await plan(asSet))).toEqual(['error element_kind_changed /spec/stages/0/steps/0/id']);
+    const gone = desk({ 'processes/desk-request.yaml': (c) => bump(c.replace('id: review-request', 'id: review-ticket')) });
+    const removed = await plan(gone);
+    expect(removed.body.problems).toEqual([{
+      code: 'element_removed', severity: 'warning', path: '/spec', file: 'processes/desk-request.yaml', line: 5,
+      message: "element 'review-request' of version 1 is gone, and no migration from version 1 maps it",
+      hint: 'add spec.migrations: [{from: 1, to: 2, map: {review-request: <an element of this version>}}]',
+    }]);
+    const migrated = desk({ 'processes/desk-request.yaml': (c) => `${bump(c.replace('id: review-request', 'id: review-ticket'))}  migrations: [{from: 1, to: 2, map: {review-request: review-ticket}}]\n` });
+    expect(codes(await plan(migrated))).toEqual([]);
+  });
+
   it('a process may not name a calendar the catalog retired, unless the package brings it back', async () => {
     await install(desk());
     await core.call('POST', '/api/v1/process-definitions/desk-request:retire', { body: { reason: 'paused' } });

@@ -4,10 +4,14 @@
  * commit or keystroke, and loading the full command framework would cost more than checking a package.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CodeInfo } from '../check/catalog.js';
 import type { CheckReport, CheckResult } from '../check/index.js';
+import type { SourceDocument } from '../json/document.js';
+import type { ParseCache } from '../load/parse-cache.js';
 import type { Finding } from '../model/finding.js';
+import type { Workspace } from '../model/workspace.js';
 
 export const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -48,22 +52,55 @@ export interface CheckOutcome {
 
 export async function runCheckRequest(request: CheckRequest, version: string): Promise<CheckOutcome> {
   if (request.listRules) return listRules(request.json);
+  const index = request.cache ? await useCheckCache() : undefined;
+  const key = index ? reportKey(request) : undefined;
+  const reused = key === undefined ? undefined : (index?.reusableReport(key) as CheckReport | undefined);
+  if (reused) return renderedOutcome(request, { report: await filtered(request, reused) }, version);
   const { check } = await import('../check/index.js');
-  if (request.cache) await useCheckCache();
   const checked = await check({
     ...(request.install ? { install: request.install } : {}),
     ...(request.packages ? { packages: request.packages } : {}),
     paths: request.paths,
   });
-  const report = request.schemaOnly ? await schemaOnly(checked.report) : checked.report;
-  return renderedOutcome(request, { workspace: checked.workspace, report }, version);
+  if (index && key !== undefined) storeReport(index, key, request, checked);
+  return renderedOutcome(request, { workspace: checked.workspace, report: await filtered(request, checked.report) }, version);
+}
+
+/**
+ * What names a report in the workspace index: the working directory and the targets. Checks of an
+ * installation are not reused whole: git sources and the lock file are inputs the index does not watch.
+ */
+function reportKey(request: CheckRequest): string | undefined {
+  if (request.install !== undefined) return undefined;
+  return JSON.stringify([process.cwd(), request.packages ?? [], request.paths]);
+}
+
+/**
+ * Keeps the report for the next run with what it depends on: the files loaded, every file and folder of the
+ * packages, and the folders where targets and requires are looked for (a package added there changes what
+ * a key resolves to).
+ */
+function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report }: CheckResult): void {
+  const cwd = process.cwd();
+  const trees = workspace.packages.map((pkg) => pkg.dir);
+  const listed = [cwd, join(cwd, 'packages'), ...[...(request.packages ?? []), ...request.paths].map((target) => resolve(cwd, target)), ...trees.map((dir) => dirname(dir))];
+  index.storeReport(key, report, trees, [...new Set(listed)]);
+}
+
+async function filtered(request: CheckRequest, report: CheckReport): Promise<CheckReport> {
+  return request.schemaOnly ? schemaOnly(report) : report;
 }
 
 /** The outcome of a finished check: the report under --json, else its rendering in the chosen format. */
-export async function renderedOutcome(request: CheckRequest, { workspace, report }: CheckResult, version: string, summary = ''): Promise<CheckOutcome> {
+export async function renderedOutcome(
+  request: CheckRequest,
+  { workspace, report }: { workspace?: Workspace; report: CheckReport },
+  version: string,
+  summary = '',
+): Promise<CheckOutcome> {
   const exitCode = exitStatus(report);
   if (request.json) return { result: report, exitCode };
-  const documents = workspace.documents();
+  const documents = workspace?.documents() ?? new Map<string, SourceDocument>();
   const output = await render(request.format, report, version, (file) => documents.get(file)?.text ?? readText(file));
   return { result: report, output: `${output}${summary}`, exitCode };
 }
@@ -128,10 +165,15 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
   }
 }
 
-/** Reuse what earlier runs learnt of unchanged files, in $PACKAGE_SDK_CACHE/check (`check`, and `test` that checks first). */
-export async function useCheckCache(): Promise<void> {
+/**
+ * Reuse what earlier runs learnt of unchanged files, from the workspace index in $PACKAGE_SDK_CACHE/check
+ * (`check`, and `test` that checks first).
+ */
+export async function useCheckCache(): Promise<ParseCache> {
   const [{ ParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../sources/cache.js')]);
-  useParseCache(new ParseCache(`${cacheRoot()}/check`));
+  const index = new ParseCache(`${cacheRoot()}/check`);
+  useParseCache(index);
+  return index;
 }
 
 async function listRules(json: boolean): Promise<CheckOutcome> {

@@ -30,6 +30,8 @@ export const CHECK_FLAGS = {
 };
 
 export interface CheckRequest {
+  /** Directory the targets are relative to (default: the process's cwd). */
+  cwd?: string;
   install?: string;
   packages?: string[];
   paths: string[];
@@ -52,12 +54,13 @@ export interface CheckOutcome {
 
 export async function runCheckRequest(request: CheckRequest, version: string): Promise<CheckOutcome> {
   if (request.listRules) return listRules(request.json);
-  const index = request.cache ? await useCheckCache() : undefined;
+  const index = request.cache ? await useCheckCache(request.cwd) : undefined;
   const key = index ? reportKey(request) : undefined;
   const reused = key === undefined ? undefined : (index?.reusableReport(key) as CheckReport | undefined);
   if (reused) return renderedOutcome(request, { report: await filtered(request, reused) }, version);
   const { check } = await import('../check/index.js');
   const checked = await check({
+    ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
     ...(request.install ? { install: request.install } : {}),
     ...(request.packages ? { packages: request.packages } : {}),
     paths: request.paths,
@@ -70,9 +73,9 @@ export async function runCheckRequest(request: CheckRequest, version: string): P
  * What names a report in the workspace index: the working directory and the targets. Checks of an
  * installation are not reused whole: git sources and the lock file are inputs the index does not watch.
  */
-function reportKey(request: CheckRequest): string | undefined {
+export function reportKey(request: CheckRequest): string | undefined {
   if (request.install !== undefined) return undefined;
-  return JSON.stringify([process.cwd(), request.packages ?? [], request.paths]);
+  return JSON.stringify([resolve(request.cwd ?? '.'), request.packages ?? [], request.paths]);
 }
 
 /**
@@ -81,7 +84,7 @@ function reportKey(request: CheckRequest): string | undefined {
  * a key resolves to).
  */
 function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report }: CheckResult): void {
-  const cwd = process.cwd();
+  const cwd = resolve(request.cwd ?? '.');
   const trees = workspace.packages.map((pkg) => pkg.dir);
   const listed = [cwd, join(cwd, 'packages'), ...[...(request.packages ?? []), ...request.paths].map((target) => resolve(cwd, target)), ...trees.map((dir) => dirname(dir))];
   index.storeReport(key, report, trees, [...new Set(listed)]);
@@ -169,9 +172,9 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
  * Reuse what earlier runs learnt of unchanged files, from the workspace index in $PACKAGE_SDK_CACHE/check
  * (`check`, and `test` that checks first).
  */
-export async function useCheckCache(): Promise<ParseCache> {
+export async function useCheckCache(cwd = process.cwd()): Promise<ParseCache> {
   const [{ ParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../sources/cache.js')]);
-  const index = new ParseCache(`${cacheRoot()}/check`);
+  const index = new ParseCache(`${cacheRoot()}/check`, resolve(cwd));
   useParseCache(index);
   return index;
 }

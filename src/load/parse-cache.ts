@@ -49,8 +49,12 @@ interface Entry {
   value: unknown;
   floats: string[];
   suppressions: [number, string[]][];
-  /** pointer → [key span, value span], each `[line, column, endLine, endColumn]`. */
-  nodes: Record<string, [number[], number[]]>;
+  /**
+   * The key span and value span of every node, `[line, column, endLine, endColumn]` each, eight numbers a
+   * node, in the order `eachNode` visits the value: the pointers are implied, so an entry costs little more
+   * than its source.
+   */
+  spans: Int32Array;
   /** Schemas the document passed. */
   clean: string[];
 }
@@ -226,6 +230,7 @@ class CachedDocument implements SourceDocument {
   readonly value: unknown;
   readonly floats: ReadonlySet<string>;
   readonly suppressions: ReadonlyMap<number, readonly string[]>;
+  private nodes: Map<string, number> | undefined;
   private parsed: SourceDocument | undefined;
 
   constructor(
@@ -239,13 +244,13 @@ class CachedDocument implements SourceDocument {
   }
 
   locate(pointer: string, part: 'key' | 'value' = 'value'): Span {
-    const exact = this.entry.nodes[pointer];
-    if (exact) return toSpan(part === 'key' ? exact[0] : exact[1]);
+    const exact = this.nodeAt(pointer);
+    if (exact !== undefined) return this.span(exact, part);
     // Past the existing nodes: the key of the deepest node on the way, as the parser's documents do.
     const segments = pointerSegments(pointer);
     for (let depth = segments.length - 1; depth >= 0; depth--) {
-      const ancestor = this.entry.nodes[segments.slice(0, depth).reduce(childPointer, '')];
-      if (ancestor) return toSpan(ancestor[0]);
+      const ancestor = this.nodeAt(segments.slice(0, depth).reduce(childPointer, ''));
+      if (ancestor !== undefined) return this.span(ancestor, 'key');
     }
     return { line: 1, column: 1 };
   }
@@ -253,6 +258,22 @@ class CachedDocument implements SourceDocument {
   locateInScalar(pointer: string, offset: number): Span {
     this.parsed ??= reparse(this.entry.text, this.file);
     return this.parsed ? this.parsed.locateInScalar(pointer, offset) : this.locate(pointer);
+  }
+
+  /** The index of the node at `pointer` (the table of pointers is built on the first finding). */
+  private nodeAt(pointer: string): number | undefined {
+    if (this.nodes === undefined) {
+      const nodes = new Map<string, number>();
+      eachNode(this.value, (nodePointer) => void nodes.set(nodePointer, nodes.size));
+      this.nodes = nodes;
+    }
+    return this.nodes.get(pointer);
+  }
+
+  private span(node: number, part: 'key' | 'value'): Span {
+    const at = node * 8 + (part === 'key' ? 0 : 4);
+    const spans = this.entry.spans;
+    return { line: spans[at]!, column: spans[at + 1]!, endLine: spans[at + 2]!, endColumn: spans[at + 3]! };
   }
 }
 
@@ -263,33 +284,34 @@ function reparse(text: string, file: string): SourceDocument | undefined {
 
 /** The place of every node of a freshly parsed document, or undefined when it has too many. */
 function nodeTable(document: SourceDocument): Omit<Entry, 'clean'> | undefined {
-  const nodes: Entry['nodes'] = {};
-  let count = 0;
-  const visit = (value: unknown, pointer: string): boolean => {
-    if (++count > MAX_NODES) return false;
-    nodes[pointer] = [fromSpan(document.locate(pointer, 'key')), fromSpan(document.locate(pointer, 'value'))];
-    if (Array.isArray(value)) return value.every((item, index) => visit(item, childPointer(pointer, index)));
-    if (value !== null && typeof value === 'object') {
-      return Object.entries(value).every(([key, item]) => visit(item, childPointer(pointer, key)));
-    }
+  const spans: number[] = [];
+  const complete = eachNode(document.value, (pointer) => {
+    if (spans.length >= MAX_NODES * 8) return false;
+    spans.push(...spanNumbers(document.locate(pointer, 'key')), ...spanNumbers(document.locate(pointer, 'value')));
     return true;
-  };
-  if (!visit(document.value, '')) return undefined;
+  });
+  if (!complete) return undefined;
   return {
     text: document.text,
     value: document.value,
     floats: [...document.floats],
     suppressions: [...document.suppressions].map(([line, codes]) => [line, [...codes]]),
-    nodes,
+    spans: Int32Array.from(spans),
   };
 }
 
-function fromSpan(span: Span): number[] {
-  return [span.line, span.column, span.endLine ?? span.line, span.endColumn ?? span.column];
+/** Visits `value` and every node inside it, parents first, in a fixed order; false when `visit` stops it. */
+function eachNode(value: unknown, visit: (pointer: string) => boolean | void, pointer = ''): boolean {
+  if (visit(pointer) === false) return false;
+  if (Array.isArray(value)) return value.every((item, index) => eachNode(item, visit, childPointer(pointer, index)));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).every(([key, item]) => eachNode(item, visit, childPointer(pointer, key)));
+  }
+  return true;
 }
 
-function toSpan([line, column, endLine, endColumn]: number[]): Span {
-  return { line: line!, column: column!, endLine: endLine!, endColumn: endColumn! };
+function spanNumbers(span: Span): number[] {
+  return [span.line, span.column, span.endLine ?? span.line, span.endColumn ?? span.column];
 }
 
 function statOf(path: string): StatKey | undefined {

@@ -3,7 +3,7 @@
  * bin/run.js takes for a plain `check` invocation: a pre-commit hook or an editor runs `check` on every
  * commit or keystroke, and loading the full command framework would cost more than checking a package.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CodeInfo } from '../check/catalog.js';
@@ -52,12 +52,13 @@ export interface CheckOutcome {
   exitCode: number;
 }
 
-export async function runCheckRequest(request: CheckRequest, version: string): Promise<CheckOutcome> {
-  if (request.listRules) return listRules(request.json);
+export async function runCheckRequest(asked: CheckRequest, version: string): Promise<CheckOutcome> {
+  if (asked.listRules) return listRules(asked.json);
+  const { request, staged } = withStagedPackages(asked);
   const index = request.cache ? await useCheckCache(request.cwd) : undefined;
   const key = index ? reportKey(request) : undefined;
   const reused = key === undefined ? undefined : (index?.reusableReport(key) as CheckReport | undefined);
-  if (reused) return renderedOutcome(request, { report: await filtered(request, reused) }, version);
+  if (reused) return renderedOutcome(request, { report: await filtered(request, reused, staged) }, version);
   const { check } = await import('../check/index.js');
   const checked = await check({
     ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
@@ -66,7 +67,43 @@ export async function runCheckRequest(request: CheckRequest, version: string): P
     paths: request.paths,
   });
   if (index && key !== undefined) storeReport(index, key, request, checked);
-  return renderedOutcome(request, { workspace: checked.workspace, report: await filtered(request, checked.report) }, version);
+  return renderedOutcome(request, { workspace: checked.workspace, report: await filtered(request, checked.report, staged) }, version);
+}
+
+/**
+ * Files given inside a package (`check FILE…`, as a pre-commit hook passes the staged files) are checked with
+ * their package: it is loaded (from the index when unchanged) so that their references are checked against
+ * the package graph, and the report keeps the findings of the files given (`staged`, absolute paths).
+ */
+function withStagedPackages(request: CheckRequest): { request: CheckRequest; staged?: ReadonlySet<string> } {
+  const cwd = resolve(request.cwd ?? '.');
+  const staged = new Set<string>();
+  const packages = new Set<string>();
+  const paths: string[] = [];
+  for (const path of request.paths) {
+    const absolute = resolve(cwd, path);
+    const root = /\.ya?ml$/.test(absolute) && isFilePath(absolute) ? enclosingPackage(absolute) : undefined;
+    if (root === undefined) {
+      paths.push(path);
+      continue;
+    }
+    staged.add(absolute);
+    packages.add(root);
+  }
+  if (staged.size === 0) return { request };
+  return { request: { ...request, packages: [...(request.packages ?? []), ...packages], paths }, staged };
+}
+
+/** The nearest folder above `file` that holds a package.yaml, if any. */
+function enclosingPackage(file: string): string | undefined {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (isFilePath(join(dir, 'package.yaml'))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function isFilePath(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
 /**
@@ -90,8 +127,17 @@ function storeReport(index: ParseCache, key: string, request: CheckRequest, { wo
   index.storeReport(key, report, trees, [...new Set(listed)]);
 }
 
-async function filtered(request: CheckRequest, report: CheckReport): Promise<CheckReport> {
-  return request.schemaOnly ? schemaOnly(report) : report;
+/** The report as asked: the findings of the staged files only (when files were given), of stage 1 only (`--schema-only`). */
+async function filtered(request: CheckRequest, report: CheckReport, staged: ReadonlySet<string> | undefined): Promise<CheckReport> {
+  const cwd = resolve(request.cwd ?? '.');
+  const kept = staged === undefined ? report : keptFindings(report, (finding) => staged.has(resolve(cwd, finding.file)));
+  return request.schemaOnly ? schemaOnly(kept) : kept;
+}
+
+/** `report` with only the findings that `keep` accepts (and `ok` as they say). */
+function keptFindings(report: CheckReport, keep: (finding: Finding) => boolean): CheckReport {
+  const errors = report.errors.filter(keep);
+  return { ...report, ok: errors.length === 0, errors, warnings: report.warnings.filter(keep), notes: report.notes.filter(keep), suppressed: report.suppressed.filter(keep) };
 }
 
 /** The outcome of a finished check: the report under --json, else its rendering in the chosen format. */
@@ -115,9 +161,7 @@ export async function renderedOutcome(
 async function schemaOnly(report: CheckReport): Promise<CheckReport> {
   const { codeCatalog } = await import('../check/catalog.js');
   const stage1 = new Set(codeCatalog().filter((info) => info.source.split(', ').some((source) => ['load', 'lock', 'schema'].includes(source))).map((info) => info.code));
-  const kept = (findings: readonly Finding[]): Finding[] => findings.filter((finding) => stage1.has(finding.code));
-  const errors = kept(report.errors);
-  return { ...report, ok: errors.length === 0, errors, warnings: kept(report.warnings), suppressed: kept(report.suppressed) };
+  return { ...keptFindings(report, (finding) => stage1.has(finding.code)), notes: report.notes };
 }
 
 /**

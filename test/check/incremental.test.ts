@@ -83,7 +83,7 @@ describe('check with the workspace index', () => {
     }
     // Installations are checked afresh (their git sources are not watched); every other case is reused whole.
     expect(reused).toBeGreaterThan(cases.length / 2);
-  });
+  }, 600_000); // some 400 cases, three checks each
 
   it('reports what a cold run does after each of a series of random edits', async () => {
     const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
@@ -108,6 +108,31 @@ describe('check with the workspace index', () => {
       const warm = await reportOf(dir, true);
       expect(warm, `after edit ${step + 1}`).toBe(await reportOf(dir, false));
     }
+  });
+});
+
+describe('check of files inside a package (a pre-commit hook passing the staged files)', () => {
+  const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
+  const pkg = join(dir, 'packages/purchase-requests');
+  const process = join(pkg, 'processes/purchase-request.yaml');
+  const role = join(pkg, 'roles/buyer.yaml');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('checks the files given against their package graph, and reports only their findings', async () => {
+    writeFileSync(process, readFileSync(process, 'utf8').replaceAll('{role: buyer}', '{role: buyr}'));
+    writeFileSync(role, readFileSync(role, 'utf8').replace(/^spec:/m, 'spec:\n  unknownField: 1'));
+    const whole = await runCheckRequest({ cwd: dir, packages: ['packages/purchase-requests'], paths: [], format: 'json', json: true, listRules: false, cache: false }, '0.0.0');
+    const staged = await runCheckRequest({ cwd: dir, paths: ['packages/purchase-requests/processes/purchase-request.yaml'], format: 'json', json: true, listRules: false, cache: false }, '0.0.0');
+    type Listed = { file: string; code: string };
+    const findings = (outcome: typeof whole) => {
+      const report = outcome.result as { errors: Listed[]; warnings: Listed[] };
+      return [...report.errors, ...report.warnings];
+    };
+    const ofProcess = findings(whole).filter((f) => f.file.endsWith('processes/purchase-request.yaml'));
+    expect(ofProcess.map((f) => f.code), 'the misspelt role is a reference finding of the process').toContain('role_not_declared');
+    expect(findings(whole).some((f) => f.file.endsWith('roles/buyer.yaml'))).toBe(true);
+    expect(findings(staged)).toEqual(ofProcess);
+    expect([whole.exitCode, staged.exitCode], 'the unknown field of the role fails the package, not the staged process').toEqual([1, 0]);
   });
 });
 

@@ -5,7 +5,7 @@
  *
  * Two files per workspace (named by the working directory) under the cache directory:
  *
- * - `<name>.files` — per file, by path: its size, mtime, ctime and inode, the SHA-256 of its bytes, and what
+ * - `<name>.files.<shard>` — per file, by path (in `SHARDS` parts, so that an edit rewrites one small part): its size, mtime, ctime and inode, the SHA-256 of its bytes, and what
  *   later stages need of it (text, value, the place of every node, the schemas it is known to satisfy). A
  *   file whose stat is unchanged is not even opened; a file whose stat changed but whose bytes did not
  *   (a `touch`, a checkout) is read but not parsed.
@@ -36,6 +36,8 @@ const MAX_NODES = 20_000;
 const MAX_FILES = 50_000;
 /** Reports of earlier runs kept per workspace (one per set of targets). */
 const MAX_RESULTS = 8;
+/** The per-file part is written in this many files, so that an edit rewrites a small one. */
+const SHARDS = 32;
 /** A stat this close to the start of the run may hide a later write in the same clock tick. */
 const RACY_MS = 50;
 
@@ -86,7 +88,8 @@ export class ParseCache {
   private files: Map<string, FileRecord> | undefined;
   /** Paths loaded in this run (their records are kept first when the index is bounded). */
   private readonly used = new Set<string>();
-  private dirty = false;
+  /** Shards of the per-file part that this run changed (only those are written again). */
+  private readonly changed = new Set<number>();
 
   constructor(
     private readonly dir: string,
@@ -114,7 +117,7 @@ export class ParseCache {
     const stat = this.trusted(statOf(path));
     const record = this.records().get(path);
     if (record?.hash === hash) {
-      if (String(record.stat) !== String(stat)) this.dirty = true;
+      if (String(record.stat) !== String(stat)) this.changed.add(shardOf(path));
       record.stat = stat;
       return { document: this.remember(path, file, record), findings: [] };
     }
@@ -126,7 +129,7 @@ export class ParseCache {
         this.records().set(path, fresh);
         this.used.add(path);
         this.known.set(result.document, { path, record: fresh });
-        this.dirty = true;
+        this.changed.add(shardOf(path));
       }
     }
     return result;
@@ -141,7 +144,7 @@ export class ParseCache {
     const known = this.known.get(document);
     if (!known || known.record.entry.clean.includes(schema)) return;
     known.record.entry.clean.push(schema);
-    this.dirty = true;
+    this.changed.add(shardOf(known.path));
   }
 
   /** The paths this run loaded through the index (absolute when the loader gave them so). */
@@ -154,15 +157,21 @@ export class ParseCache {
    * past `MAX_FILES` so do those this run did not load. An index that cannot be written is only slower.
    */
   flush(): void {
-    if (!this.dirty || this.files === undefined) return;
-    for (const path of [...this.files.keys()]) {
-      if (!this.used.has(path) && statOf(path) === undefined) this.files.delete(path);
+    const files = this.files;
+    if (files === undefined) return;
+    const drop = (path: string): void => {
+      files.delete(path);
+      this.changed.add(shardOf(path));
+    };
+    for (const path of [...files.keys()]) if (!this.used.has(path) && statOf(path) === undefined) drop(path);
+    for (const path of [...files.keys()]) {
+      if (files.size <= MAX_FILES) break;
+      if (!this.used.has(path)) drop(path);
     }
-    for (const path of this.files.keys()) {
-      if (this.files.size <= MAX_FILES) break;
-      if (!this.used.has(path)) this.files.delete(path);
-    }
-    if (writeAtomically(this.pathOf('files'), serialize(this.files))) this.dirty = false;
+    if (this.changed.size === 0) return;
+    const shards = new Map<number, Map<string, FileRecord>>([...this.changed].map((shard) => [shard, new Map()]));
+    for (const [path, record] of files) shards.get(shardOf(path))?.set(path, record);
+    for (const [shard, records] of shards) if (writeAtomically(this.pathOf(`files.${shard}`), serialize(records))) this.changed.delete(shard);
   }
 
   /**
@@ -200,7 +209,13 @@ export class ParseCache {
   }
 
   private records(): Map<string, FileRecord> {
-    this.files ??= (readSerialized(this.pathOf('files')) as Map<string, FileRecord> | undefined) ?? new Map();
+    if (this.files === undefined) {
+      this.files = new Map();
+      for (let shard = 0; shard < SHARDS; shard++) {
+        const records = readSerialized(this.pathOf(`files.${shard}`)) as Map<string, FileRecord> | undefined;
+        for (const [path, record] of records ?? []) this.files.set(path, record);
+      }
+    }
     return this.files;
   }
 
@@ -220,7 +235,7 @@ export class ParseCache {
     return stat !== undefined && Math.max(stat[1], stat[2]) < this.startedAt - RACY_MS ? stat : undefined;
   }
 
-  private pathOf(part: 'files' | 'results'): string {
+  private pathOf(part: string): string {
     return join(this.dir, `${this.name}.${part}`);
   }
 }
@@ -322,6 +337,13 @@ function statOf(path: string): StatKey | undefined {
     return undefined;
   }
   return info && [info.isDirectory() ? -1 : info.size, info.mtimeMs, info.ctimeMs, info.ino];
+}
+
+/** The shard that holds the record of `path`. */
+function shardOf(path: string): number {
+  let hash = 0;
+  for (let i = 0; i < path.length; i++) hash = (hash * 31 + path.charCodeAt(i)) | 0;
+  return (hash >>> 0) % SHARDS;
 }
 
 function sameStat(a: StatKey, b: StatKey): boolean {

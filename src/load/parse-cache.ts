@@ -199,10 +199,11 @@ export class ParseCache {
       if (trusted) inputs.set(path, trusted);
       return trusted !== undefined;
     };
+    // The trees first: most loaded files are in them, and each path is stat'ed once.
     const complete =
-      [...this.used].every((path) => add(path, statOf(path))) &&
-      listed.every((path) => add(path, statOf(path) ?? ABSENT)) &&
-      trees.every((tree) => walkTree(tree, add));
+      trees.every((tree) => walkTree(tree, add)) &&
+      listed.every((path) => inputs.has(path) || add(path, statOf(path) ?? ABSENT)) &&
+      [...this.used].every((path) => inputs.has(path) || add(path, statOf(path)));
     if (!complete) return;
     const results = [{ key, inputs: [...inputs], report }, ...this.results().filter((result) => result.key !== key)].slice(0, MAX_RESULTS);
     writeAtomically(this.pathOf('results'), serialize(results));

@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatRow } from './bench/check-scale.mjs';
 import { generatePackage } from './bench/generate.mjs';
 import { benchSubject } from './bench/subject.mjs';
 
@@ -66,6 +67,10 @@ for (const piece of readdirSync(new URL('./bench/', import.meta.url)).filter((f)
 
 const width = Math.max(...rows.map((r) => r.name.length));
 for (const row of rows) {
+  if (row.spread !== undefined || row.unit === 'k') {
+    console.log(formatRow(row, width)); // side by side with the baseline: CPU ratio, its spread, peak memory
+    continue;
+  }
   const value =
     row.unit === 'ms' ? `${row.value.toFixed(1)} ms` : row.unit === '%' ? `${row.value.toFixed(1)} %` : `${Math.round(row.value).toLocaleString('en-US')} ${row.unit}`;
   const ratio = row.ratio !== undefined ? `  ${row.ratio.toFixed(2)}x baseline` : '';

@@ -64,7 +64,7 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
     findings.push(...problems);
   }
   const documents = workspace.documents();
-  cache?.flush(documents.values());
+  cache?.flush();
   for (const finding of workspace.findings) {
     const document = documents.get(finding.file);
     if (document && finding.severity === 'error') invalid.add(document);

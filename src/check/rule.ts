@@ -109,12 +109,19 @@ export function runRules(
   const findings: Finding[] = [];
   const facts = createFacts(workspace);
   const valid = <T extends { document: SourceDocument }>(items: readonly T[]) => items.filter((item) => !invalid.has(item.document));
+  // Every rule asks for objects by kind, some once per object: the lists are made once per check.
+  const objectsByKind = new Map<ObjectKind | undefined, PackageObject[]>();
+  const objectsOf = (kind: ObjectKind | undefined): PackageObject[] => {
+    let objects = objectsByKind.get(kind);
+    if (objects === undefined) objectsByKind.set(kind, (objects = valid(workspace.objects(kind))));
+    return objects.slice();
+  };
   for (const rule of rules) {
     const context: RuleContext<Codes> = {
       workspace,
       facts,
       packages: () => workspace.packages.filter((pkg) => !invalid.has(pkg.manifest)),
-      objects: (kind) => valid(workspace.objects(kind)),
+      objects: objectsOf,
       tests: () => valid(workspace.packages.flatMap((pkg) => pkg.tests)),
       lookup: (from, kind, id) => workspace.lookup(from, kind, id),
       suggest: (from, kind, id) => didYouMean(id, workspace.visibleIds(from, kind)),

@@ -3,11 +3,15 @@
  * bin/run.js takes for a plain `check` invocation: a pre-commit hook or an editor runs `check` on every
  * commit or keystroke, and loading the full command framework would cost more than checking a package.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CodeInfo } from '../check/catalog.js';
 import type { CheckReport, CheckResult } from '../check/index.js';
+import type { SourceDocument } from '../json/document.js';
+import type { ParseCache } from '../load/parse-cache.js';
 import type { Finding } from '../model/finding.js';
+import type { Workspace } from '../model/workspace.js';
 
 export const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -26,6 +30,8 @@ export const CHECK_FLAGS = {
 };
 
 export interface CheckRequest {
+  /** Directory the targets are relative to (default: the process's cwd). */
+  cwd?: string;
   install?: string;
   packages?: string[];
   paths: string[];
@@ -46,24 +52,104 @@ export interface CheckOutcome {
   exitCode: number;
 }
 
-export async function runCheckRequest(request: CheckRequest, version: string): Promise<CheckOutcome> {
-  if (request.listRules) return listRules(request.json);
+export async function runCheckRequest(asked: CheckRequest, version: string): Promise<CheckOutcome> {
+  if (asked.listRules) return listRules(asked.json);
+  const { request, staged } = withStagedPackages(asked);
+  const index = request.cache ? await useCheckCache(request.cwd) : undefined;
+  const key = index ? reportKey(request) : undefined;
+  const reused = key === undefined ? undefined : (index?.reusableReport(key) as CheckReport | undefined);
+  if (reused) return renderedOutcome(request, { report: await filtered(request, reused, staged) }, version);
   const { check } = await import('../check/index.js');
-  if (request.cache) await useCheckCache();
   const checked = await check({
+    ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
     ...(request.install ? { install: request.install } : {}),
     ...(request.packages ? { packages: request.packages } : {}),
     paths: request.paths,
   });
-  const report = request.schemaOnly ? await schemaOnly(checked.report) : checked.report;
-  return renderedOutcome(request, { workspace: checked.workspace, report }, version);
+  if (index && key !== undefined) storeReport(index, key, request, checked);
+  return renderedOutcome(request, { workspace: checked.workspace, report: await filtered(request, checked.report, staged) }, version);
+}
+
+/**
+ * Files given inside a package (`check FILE…`, as a pre-commit hook passes the staged files) are checked with
+ * their package: it is loaded (from the index when unchanged) so that their references are checked against
+ * the package graph, and the report keeps the findings of the files given (`staged`, absolute paths).
+ */
+function withStagedPackages(request: CheckRequest): { request: CheckRequest; staged?: ReadonlySet<string> } {
+  const cwd = resolve(request.cwd ?? '.');
+  const staged = new Set<string>();
+  const packages = new Set<string>();
+  const paths: string[] = [];
+  for (const path of request.paths) {
+    const absolute = resolve(cwd, path);
+    const root = /\.ya?ml$/.test(absolute) && isFilePath(absolute) ? enclosingPackage(absolute) : undefined;
+    if (root === undefined) {
+      paths.push(path);
+      continue;
+    }
+    staged.add(absolute);
+    packages.add(root);
+  }
+  if (staged.size === 0) return { request };
+  return { request: { ...request, packages: [...(request.packages ?? []), ...packages], paths }, staged };
+}
+
+/** The nearest folder above `file` that holds a package.yaml, if any. */
+function enclosingPackage(file: string): string | undefined {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (isFilePath(join(dir, 'package.yaml'))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function isFilePath(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+/**
+ * What names a report in the workspace index: the working directory and the targets. Checks of an
+ * installation are not reused whole: git sources and the lock file are inputs the index does not watch.
+ */
+export function reportKey(request: CheckRequest): string | undefined {
+  if (request.install !== undefined) return undefined;
+  return JSON.stringify([resolve(request.cwd ?? '.'), request.packages ?? [], request.paths]);
+}
+
+/**
+ * Keeps the report for the next run with what it depends on: the files loaded, every file and folder of the
+ * packages, and the folders where targets and requires are looked for (a package added there changes what
+ * a key resolves to).
+ */
+function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report }: CheckResult): void {
+  const cwd = resolve(request.cwd ?? '.');
+  const trees = workspace.packages.map((pkg) => pkg.dir);
+  const listed = [cwd, join(cwd, 'packages'), ...[...(request.packages ?? []), ...request.paths].map((target) => resolve(cwd, target)), ...trees.map((dir) => dirname(dir))];
+  index.storeReport(key, report, trees, [...new Set(listed)]);
+}
+
+/** The report as asked: the findings of the staged files only (when files were given), of stage 1 only (`--schema-only`). */
+async function filtered(request: CheckRequest, report: CheckReport, staged: ReadonlySet<string> | undefined): Promise<CheckReport> {
+  const cwd = resolve(request.cwd ?? '.');
+  const kept = staged === undefined ? report : keptFindings(report, (finding) => staged.has(resolve(cwd, finding.file)));
+  return request.schemaOnly ? schemaOnly(kept) : kept;
+}
+
+/** `report` with only the findings that `keep` accepts (and `ok` as they say). */
+function keptFindings(report: CheckReport, keep: (finding: Finding) => boolean): CheckReport {
+  const errors = report.errors.filter(keep);
+  return { ...report, ok: errors.length === 0, errors, warnings: report.warnings.filter(keep), notes: report.notes.filter(keep), suppressed: report.suppressed.filter(keep) };
 }
 
 /** The outcome of a finished check: the report under --json, else its rendering in the chosen format. */
-export async function renderedOutcome(request: CheckRequest, { workspace, report }: CheckResult, version: string, summary = ''): Promise<CheckOutcome> {
+export async function renderedOutcome(
+  request: CheckRequest,
+  { workspace, report }: { workspace?: Workspace; report: CheckReport },
+  version: string,
+  summary = '',
+): Promise<CheckOutcome> {
   const exitCode = exitStatus(report);
   if (request.json) return { result: report, exitCode };
-  const documents = workspace.documents();
+  const documents = workspace?.documents() ?? new Map<string, SourceDocument>();
   const output = await render(request.format, report, version, (file) => documents.get(file)?.text ?? readText(file));
   return { result: report, output: `${output}${summary}`, exitCode };
 }
@@ -75,9 +161,7 @@ export async function renderedOutcome(request: CheckRequest, { workspace, report
 async function schemaOnly(report: CheckReport): Promise<CheckReport> {
   const { codeCatalog } = await import('../check/catalog.js');
   const stage1 = new Set(codeCatalog().filter((info) => info.source.split(', ').some((source) => ['load', 'lock', 'schema'].includes(source))).map((info) => info.code));
-  const kept = (findings: readonly Finding[]): Finding[] => findings.filter((finding) => stage1.has(finding.code));
-  const errors = kept(report.errors);
-  return { ...report, ok: errors.length === 0, errors, warnings: kept(report.warnings), suppressed: kept(report.suppressed) };
+  return { ...keptFindings(report, (finding) => stage1.has(finding.code)), notes: report.notes };
 }
 
 /**
@@ -128,10 +212,15 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
   }
 }
 
-/** Reuse what earlier runs learnt of unchanged files, in $PACKAGE_SDK_CACHE/check (`check`, and `test` that checks first). */
-export async function useCheckCache(): Promise<void> {
+/**
+ * Reuse what earlier runs learnt of unchanged files, from the workspace index in $PACKAGE_SDK_CACHE/check
+ * (`check`, and `test` that checks first).
+ */
+export async function useCheckCache(cwd = process.cwd()): Promise<ParseCache> {
   const [{ ParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../sources/cache.js')]);
-  useParseCache(new ParseCache(`${cacheRoot()}/check`));
+  const index = new ParseCache(`${cacheRoot()}/check`, resolve(cwd));
+  useParseCache(index);
+  return index;
 }
 
 async function listRules(json: boolean): Promise<CheckOutcome> {

@@ -1,163 +1,395 @@
 /**
- * A cache of parsed files for the `check` command, keyed by the file's bytes: a pre-commit hook or an editor
- * checks mostly unchanged files again and again, and parsing YAML is most of the work. An entry keeps the
- * value, the place of every node and the schemas the document is known to satisfy; reading it is a JSON
- * parse. The few findings that point inside a string (`locateInScalar`) parse the file for real.
+ * The workspace index of `check`: what earlier runs learnt of the files of one working directory, in one
+ * place (as git's index, ESLint's cache or TypeScript's `.tsbuildinfo` do). A pre-commit hook or an editor
+ * checks mostly unchanged files again and again, and parsing YAML is most of the work.
  *
- * Entries are named by SHA-256 of the bytes and of the build (package version and the loader and validator
- * modules' stamps), so a new package-sdk never trusts an old verdict.
+ * Two files per workspace (named by the working directory) under the cache directory:
+ *
+ * - `<name>.files.<shard>` — per file, by path (in `SHARDS` parts, so that an edit rewrites one small part): its size, mtime, ctime and inode, the SHA-256 of its bytes, and what
+ *   later stages need of it (text, value, the place of every node, the schemas it is known to satisfy). A
+ *   file whose stat is unchanged is not even opened; a file whose stat changed but whose bytes did not
+ *   (a `touch`, a checkout) is read but not parsed.
+ * - `<name>.results` — whole reports of earlier runs with the stat of every input (files and folders): when
+ *   nothing changed, `check` prints the report without loading anything (`reusableReport`).
+ *
+ * Both are named by the build too (package version, the loader's and validators' stamps), so a new
+ * package-sdk never trusts an old verdict. Entries of deleted files go away; the index has a size bound.
+ * Stats taken less than `RACY_MS` before the run started are not trusted (a file written within the file
+ * system's clock tick of being read would look unchanged), as git treats "racily clean" entries.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deserialize, serialize } from 'node:v8';
 import type { Span } from '../json/document.js';
 import type { SourceDocument } from '../json/document.js';
 import type { LoadResult } from './load-finding.js';
 import { childPointer, pointerSegments } from '../json/pointer.js';
+import { parseJson } from './json.js';
+import { parseYaml } from './yaml.js';
 
 /** Documents with more nodes than this (alias bombs, generated data) are not worth a table. */
 const MAX_NODES = 20_000;
+/** Files the index remembers at most; past it, those this run did not read go first. */
+const MAX_FILES = 50_000;
+/** Reports of earlier runs kept per workspace (one per set of targets). */
+const MAX_RESULTS = 8;
+/** The per-file part is written in this many files, so that an edit rewrites a small one. */
+const SHARDS = 32;
+/** A stat this close to the start of the run may hide a later write in the same clock tick. */
+const RACY_MS = 50;
+
+/** `[size, mtimeMs, ctimeMs, ino]`: what tells a changed file or folder from an unchanged one. */
+type StatKey = [number, number, number, number];
+/** The stat of a path that does not exist (a folder where packages are looked for, say). */
+const ABSENT: StatKey = [-2, 0, 0, 0];
 
 interface Entry {
+  text: string;
   value: unknown;
   floats: string[];
   suppressions: [number, string[]][];
-  /** pointer → [key span, value span], each `[line, column, endLine, endColumn]`. */
-  nodes: Record<string, [number[], number[]]>;
+  /**
+   * The key span and value span of every node, `[line, column, endLine, endColumn]` each, eight numbers a
+   * node, in the order `eachNode` visits the value: the pointers are implied, so an entry costs little more
+   * than its source.
+   */
+  spans: Int32Array;
   /** Schemas the document passed. */
   clean: string[];
 }
 
-interface Known {
-  name: string;
+interface FileRecord {
+  /** Undefined when the stat was racy: the bytes are compared instead. */
+  stat: StatKey | undefined;
+  hash: string;
   entry: Entry;
-  dirty: boolean;
+}
+
+interface Known {
+  path: string;
+  record: FileRecord;
+}
+
+interface StoredResult {
+  key: string;
+  /** path → stat of every file and folder the report depends on. */
+  inputs: [string, StatKey][];
+  report: unknown;
 }
 
 export class ParseCache {
   private readonly known = new WeakMap<SourceDocument, Known>();
   private readonly salt: string;
+  private readonly name: string;
+  private readonly startedAt = Date.now();
+  private files: Map<string, FileRecord> | undefined;
+  /** Paths loaded in this run (their records are kept first when the index is bounded). */
+  private readonly used = new Set<string>();
+  /** Shards of the per-file part that this run changed (only those are written again). */
+  private readonly changed = new Set<number>();
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    workspace: string = process.cwd(),
+  ) {
     this.salt = buildStamp();
+    this.name = createHash('sha256').update(this.salt).update('\0').update(workspace).digest('hex').slice(0, 32);
   }
 
-  /** The document of `bytes` from the cache, or from `parse` (remembered when it loads without findings). */
-  load(bytes: Uint8Array, file: string, parse: () => LoadResult): LoadResult {
-    const name = createHash('sha256').update(this.salt).update(bytes).digest('hex');
-    const entry = this.read(name);
-    if (entry) {
-      const document = new CachedDocument(file, Buffer.from(bytes).toString('utf8'), entry, parse);
-      this.known.set(document, { name, entry, dirty: false });
-      return { document, findings: [] };
+  /**
+   * The document of the file at `path` when its stat is the one recorded (nothing is read), else undefined:
+   * the caller reads the bytes and calls `load`.
+   */
+  lookup(path: string, file: string): LoadResult | undefined {
+    const record = this.records().get(path);
+    if (record?.stat === undefined) return undefined;
+    const now = statOf(path);
+    if (now === undefined || !sameStat(now, record.stat)) return undefined;
+    return { document: this.remember(path, file, record), findings: [] };
+  }
+
+  /** The document of `bytes` (the file at `path`) from the index, or from `parse` (remembered when it loads without findings). */
+  load(bytes: Uint8Array, file: string, parse: () => LoadResult, path: string = file): LoadResult {
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const stat = this.trusted(statOf(path));
+    const record = this.records().get(path);
+    if (record?.hash === hash) {
+      if (String(record.stat) !== String(stat)) this.changed.add(shardOf(path));
+      record.stat = stat;
+      return { document: this.remember(path, file, record), findings: [] };
     }
     const result = parse();
     if (result.document && result.findings.length === 0) {
       const table = nodeTable(result.document);
-      if (table) this.known.set(result.document, { name, entry: { ...table, clean: [] }, dirty: true });
+      if (table) {
+        const fresh: FileRecord = { stat, hash, entry: { ...table, clean: [] } };
+        this.records().set(path, fresh);
+        this.used.add(path);
+        this.known.set(result.document, { path, record: fresh });
+        this.changed.add(shardOf(path));
+      }
     }
     return result;
   }
 
   /** Whether `document` is known to satisfy `schema` (validated clean by this build before). */
   isClean(document: SourceDocument, schema: string): boolean {
-    return this.known.get(document)?.entry.clean.includes(schema) ?? false;
+    return this.known.get(document)?.record.entry.clean.includes(schema) ?? false;
   }
 
   markClean(document: SourceDocument, schema: string): void {
     const known = this.known.get(document);
-    if (!known || known.entry.clean.includes(schema)) return;
-    known.entry.clean.push(schema);
-    known.dirty = true;
+    if (!known || known.record.entry.clean.includes(schema)) return;
+    known.record.entry.clean.push(schema);
+    this.changed.add(shardOf(known.path));
   }
 
-  /** Writes new and changed entries (each atomically); a cache that cannot be written is only slower. */
-  flush(documents: Iterable<SourceDocument>): void {
-    try {
-      mkdirSync(this.dir, { recursive: true });
-      for (const document of documents) {
-        const known = this.known.get(document);
-        if (!known?.dirty) continue;
-        const target = join(this.dir, `${known.name}.json`);
-        const temporary = `${target}.${process.pid}.tmp`;
-        writeFileSync(temporary, JSON.stringify(known.entry));
-        renameSync(temporary, target);
-        known.dirty = false;
+  /** The paths this run loaded through the index (absolute when the loader gave them so). */
+  loadedPaths(): string[] {
+    return [...this.used];
+  }
+
+  /**
+   * Writes the per-file part of the index when it changed (atomically); records of deleted files go, and
+   * past `MAX_FILES` so do those this run did not load. An index that cannot be written is only slower.
+   */
+  flush(): void {
+    const files = this.files;
+    if (files === undefined) return;
+    const drop = (path: string): void => {
+      files.delete(path);
+      this.changed.add(shardOf(path));
+    };
+    for (const path of [...files.keys()]) if (!this.used.has(path) && statOf(path) === undefined) drop(path);
+    for (const path of [...files.keys()]) {
+      if (files.size <= MAX_FILES) break;
+      if (!this.used.has(path)) drop(path);
+    }
+    if (this.changed.size === 0) return;
+    const shards = new Map<number, Map<string, FileRecord>>([...this.changed].map((shard) => [shard, new Map()]));
+    for (const [path, record] of files) shards.get(shardOf(path))?.set(path, record);
+    for (const [shard, records] of shards) if (writeAtomically(this.pathOf(`files.${shard}`), serialize(records))) this.changed.delete(shard);
+  }
+
+  /**
+   * The report an earlier run stored under `key` when no input changed since (every file and folder has the
+   * stat it had), else undefined.
+   */
+  reusableReport(key: string): unknown {
+    const stored = this.results().find((result) => result.key === key);
+    if (stored === undefined) return undefined;
+    for (const [path, stat] of stored.inputs) {
+      if (!sameStat(statOf(path) ?? ABSENT, stat)) return undefined;
+    }
+    return stored.report;
+  }
+
+  /**
+   * Stores `report` under `key`, valid while the files this run loaded and every file and folder under
+   * `trees` (walked here; package folders) and the folders `listed` (where packages are looked for) keep
+   * their stat. Nothing is stored when an input changed during the run.
+   */
+  storeReport(key: string, report: unknown, trees: readonly string[], listed: readonly string[]): void {
+    const inputs = new Map<string, StatKey>();
+    const add = (path: string, stat: StatKey | undefined): boolean => {
+      const trusted = this.trusted(stat);
+      if (trusted) inputs.set(path, trusted);
+      return trusted !== undefined;
+    };
+    // The trees first: most loaded files are in them, and each path is stat'ed once.
+    const complete =
+      trees.every((tree) => walkTree(tree, add)) &&
+      listed.every((path) => inputs.has(path) || add(path, statOf(path) ?? ABSENT)) &&
+      [...this.used].every((path) => inputs.has(path) || add(path, statOf(path)));
+    if (!complete) return;
+    const results = [{ key, inputs: [...inputs], report }, ...this.results().filter((result) => result.key !== key)].slice(0, MAX_RESULTS);
+    writeAtomically(this.pathOf('results'), serialize(results));
+  }
+
+  private records(): Map<string, FileRecord> {
+    if (this.files === undefined) {
+      this.files = new Map();
+      for (let shard = 0; shard < SHARDS; shard++) {
+        const records = readSerialized(this.pathOf(`files.${shard}`)) as Map<string, FileRecord> | undefined;
+        for (const [path, record] of records ?? []) this.files.set(path, record);
       }
-    } catch {
-      // A read-only or full cache directory costs speed, never a result.
     }
+    return this.files;
   }
 
-  private read(name: string): Entry | undefined {
-    try {
-      return JSON.parse(readFileSync(join(this.dir, `${name}.json`), 'utf8')) as Entry;
-    } catch {
-      return undefined;
-    }
+  private results(): StoredResult[] {
+    return (readSerialized(this.pathOf('results')) as StoredResult[] | undefined) ?? [];
+  }
+
+  private remember(path: string, file: string, record: FileRecord): SourceDocument {
+    const document = new CachedDocument(file, record.entry);
+    this.known.set(document, { path, record });
+    this.used.add(path);
+    return document;
+  }
+
+  /** `stat` unless it is too close to the start of this run to tell a later write from this state. */
+  private trusted(stat: StatKey | undefined): StatKey | undefined {
+    return stat !== undefined && Math.max(stat[1], stat[2]) < this.startedAt - RACY_MS ? stat : undefined;
+  }
+
+  private pathOf(part: string): string {
+    return join(this.dir, `${this.name}.${part}`);
   }
 }
 
 class CachedDocument implements SourceDocument {
+  readonly text: string;
   readonly value: unknown;
   readonly floats: ReadonlySet<string>;
   readonly suppressions: ReadonlyMap<number, readonly string[]>;
+  private nodes: Map<string, number> | undefined;
   private parsed: SourceDocument | undefined;
 
   constructor(
     readonly file: string,
-    readonly text: string,
     private readonly entry: Entry,
-    private readonly parse: () => LoadResult,
   ) {
+    this.text = entry.text;
     this.value = entry.value;
     this.floats = new Set(entry.floats);
     this.suppressions = new Map(entry.suppressions);
   }
 
   locate(pointer: string, part: 'key' | 'value' = 'value'): Span {
-    const exact = this.entry.nodes[pointer];
-    if (exact) return toSpan(part === 'key' ? exact[0] : exact[1]);
+    const exact = this.nodeAt(pointer);
+    if (exact !== undefined) return this.span(exact, part);
     // Past the existing nodes: the key of the deepest node on the way, as the parser's documents do.
     const segments = pointerSegments(pointer);
     for (let depth = segments.length - 1; depth >= 0; depth--) {
-      const ancestor = this.entry.nodes[segments.slice(0, depth).reduce(childPointer, '')];
-      if (ancestor) return toSpan(ancestor[0]);
+      const ancestor = this.nodeAt(segments.slice(0, depth).reduce(childPointer, ''));
+      if (ancestor !== undefined) return this.span(ancestor, 'key');
     }
     return { line: 1, column: 1 };
   }
 
   locateInScalar(pointer: string, offset: number): Span {
-    this.parsed ??= this.parse().document;
+    this.parsed ??= reparse(this.entry.text, this.file);
     return this.parsed ? this.parsed.locateInScalar(pointer, offset) : this.locate(pointer);
   }
+
+  /** The index of the node at `pointer` (the table of pointers is built on the first finding). */
+  private nodeAt(pointer: string): number | undefined {
+    if (this.nodes === undefined) {
+      const nodes = new Map<string, number>();
+      eachNode(this.value, (nodePointer) => void nodes.set(nodePointer, nodes.size));
+      this.nodes = nodes;
+    }
+    return this.nodes.get(pointer);
+  }
+
+  private span(node: number, part: 'key' | 'value'): Span {
+    const at = node * 8 + (part === 'key' ? 0 : 4);
+    const spans = this.entry.spans;
+    return { line: spans[at]!, column: spans[at + 1]!, endLine: spans[at + 2]!, endColumn: spans[at + 3]! };
+  }
+}
+
+/** Parses the text of an indexed document again, for the rare finding that points inside a string. */
+function reparse(text: string, file: string): SourceDocument | undefined {
+  return (file.endsWith('.json') ? parseJson(text, file) : parseYaml(text, file)).document;
 }
 
 /** The place of every node of a freshly parsed document, or undefined when it has too many. */
 function nodeTable(document: SourceDocument): Omit<Entry, 'clean'> | undefined {
-  const nodes: Entry['nodes'] = {};
-  let count = 0;
-  const visit = (value: unknown, pointer: string): boolean => {
-    if (++count > MAX_NODES) return false;
-    nodes[pointer] = [fromSpan(document.locate(pointer, 'key')), fromSpan(document.locate(pointer, 'value'))];
-    if (Array.isArray(value)) return value.every((item, index) => visit(item, childPointer(pointer, index)));
-    if (value !== null && typeof value === 'object') {
-      return Object.entries(value).every(([key, item]) => visit(item, childPointer(pointer, key)));
-    }
+  const spans: number[] = [];
+  const complete = eachNode(document.value, (pointer) => {
+    if (spans.length >= MAX_NODES * 8) return false;
+    spans.push(...spanNumbers(document.locate(pointer, 'key')), ...spanNumbers(document.locate(pointer, 'value')));
     return true;
+  });
+  if (!complete) return undefined;
+  return {
+    text: document.text,
+    value: document.value,
+    floats: [...document.floats],
+    suppressions: [...document.suppressions].map(([line, codes]) => [line, [...codes]]),
+    spans: Int32Array.from(spans),
   };
-  if (!visit(document.value, '')) return undefined;
-  return { value: document.value, floats: [...document.floats], suppressions: [...document.suppressions].map(([l, c]) => [l, [...c]]), nodes };
 }
 
-function fromSpan(span: Span): number[] {
+/** Visits `value` and every node inside it, parents first, in a fixed order; false when `visit` stops it. */
+function eachNode(value: unknown, visit: (pointer: string) => boolean | void, pointer = ''): boolean {
+  if (visit(pointer) === false) return false;
+  if (Array.isArray(value)) return value.every((item, index) => eachNode(item, visit, childPointer(pointer, index)));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).every(([key, item]) => eachNode(item, visit, childPointer(pointer, key)));
+  }
+  return true;
+}
+
+function spanNumbers(span: Span): number[] {
   return [span.line, span.column, span.endLine ?? span.line, span.endColumn ?? span.column];
 }
 
-function toSpan([line, column, endLine, endColumn]: number[]): Span {
-  return { line: line!, column: column!, endLine: endLine!, endColumn: endColumn! };
+function statOf(path: string): StatKey | undefined {
+  let info: Stats | undefined;
+  try {
+    info = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  return info && [info.isDirectory() ? -1 : info.size, info.mtimeMs, info.ctimeMs, info.ino];
+}
+
+/** The shard that holds the record of `path`. */
+function shardOf(path: string): number {
+  let hash = 0;
+  for (let i = 0; i < path.length; i++) hash = (hash * 31 + path.charCodeAt(i)) | 0;
+  return (hash >>> 0) % SHARDS;
+}
+
+function sameStat(a: StatKey, b: StatKey): boolean {
+  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+}
+
+/**
+ * Hands every folder and file under `root` to `add` (the root included; `.git` skipped: it changes with
+ * every commit and holds no package file); false as soon as `add` refuses one, or when `root` is unreadable.
+ */
+function walkTree(root: string, add: (path: string, stat: StatKey | undefined) => boolean): boolean {
+  if (!add(root, statOf(root))) return false;
+  let entries;
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  for (const entry of entries) {
+    if (entry.name === '.git') continue;
+    const path = join(root, entry.name);
+    if (entry.isDirectory() ? !walkTree(path, add) : !add(path, statOf(path) ?? ABSENT)) return false;
+  }
+  return true;
+}
+
+function readSerialized(path: string): unknown {
+  try {
+    return deserialize(readFileSync(path));
+  } catch {
+    return undefined; // absent, or written by another build of node: rebuilt
+  }
+}
+
+/** Writes `bytes` to `path` through a temporary file, so that a reader never sees half an index. */
+function writeAtomically(path: string, bytes: Uint8Array): boolean {
+  try {
+    mkdirSync(join(path, '..'), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    writeFileSync(temporary, bytes);
+    renameSync(temporary, path);
+    return true;
+  } catch {
+    return false; // a read-only or full cache directory costs speed, never a result
+  }
 }
 
 /**
@@ -184,8 +416,8 @@ function buildStamp(): string {
 let active: ParseCache | undefined;
 
 /**
- * The cache every file load of this process goes through (set once by the `check` command; the library
- * functions parse afresh unless a cache is set).
+ * The index every file load of this process goes through (set once by the `check` command; the library
+ * functions parse afresh unless an index is set).
  */
 export function useParseCache(cache: ParseCache | undefined): void {
   active = cache;

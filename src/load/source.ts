@@ -22,14 +22,16 @@ const LENIENT_UTF8 = new TextDecoder('utf-8');
  * JSON when the name ends in `.json`, YAML otherwise.
  */
 export async function loadSourceFile(path: string, file: string): Promise<LoadResult> {
+  const cache = activeParseCache();
+  const known = cache?.lookup(path, file); // unchanged since the last check: not even opened
+  if (known) return known;
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
   } catch (error) {
     return { findings: [loadError('read_failed', file, { line: 1, column: 1 }, '', `cannot read the file: ${reason(error)}`)] };
   }
-  const cache = activeParseCache();
-  return cache ? cache.load(bytes, file, () => parseSource(bytes, file)) : parseSource(bytes, file);
+  return cache ? cache.load(bytes, file, () => parseSource(bytes, file), path) : parseSource(bytes, file);
 }
 
 /** Decodes and parses `bytes` as the file `file`. */

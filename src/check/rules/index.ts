@@ -11,6 +11,7 @@ import { decisionTables } from './decision-tables.js';
 import { duplicates } from './duplicates.js';
 import { installationKnowledge, knowledgeDeclared, knowledgePacks } from './knowledge.js';
 import { engines, requires, variables } from './manifest.js';
+import { packageSize } from './package-size.js';
 import { notificationConditions } from './notification-rules.js';
 import { processCalendars, processElementRules } from './process-statics.js';
 import { processDefinition, processGovernedBy } from './process-definition.js';
@@ -76,6 +77,8 @@ export const RULES: readonly Rule[] = [
   retire,
   // connection types and secrets
   connectionTypes,
+  // the core's limits on a package
+  packageSize,
   secretMaterial,
   // agents
   workingCopies,

@@ -1,0 +1,144 @@
+// `check` as a pre-commit hook and an editor see it, side by side with `node -e 0`: each sample runs the
+// baseline and the case one after the other, and the row is the median of the per-pair ratios of CPU time
+// (user + system, steadier than wall on a loaded machine) with their spread (25th–75th percentile), beside
+// the median wall time and peak memory. Cases: the real package warm and --no-cache, generated packages of
+// 100, 1,000 and 10,000 objects cold (no index), warm (nothing changed), with one file edited and as a
+// pre-commit hook checks them (the staged file alone, with its references), and the
+// growth exponent k of cold and warm checks from 100 to 10,000 objects (time ∝ objects^k).
+//
+// Run alone: `node scripts/bench/check-scale.mjs` (BENCH_SCALE_RUNS samples a row, default 5;
+// BENCH_SCALE_SIZES, default 100,1000,10000).
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generatePackage } from './generate.mjs';
+import { benchSubject } from './subject.mjs';
+
+const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 5);
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? '100,1000,10000').split(',').map(Number);
+const USAGE = fileURLToPath(new URL('./usage.cjs', import.meta.url));
+
+/** One process: wall ms, CPU ms and peak RSS MiB (reported by usage.cjs, preloaded, as the process exits). */
+function measure(args, cwd, env) {
+  const out = join(env.PACKAGE_SDK_CACHE ?? tmpdir(), `usage-${process.pid}.json`);
+  rmSync(out, { force: true });
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, ['--require', USAGE, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...env, BENCH_USAGE_FILE: out },
+    maxBuffer: 1 << 30,
+  });
+  const wall = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0 && result.status !== 1) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  const usage = JSON.parse(readFileSync(out, 'utf8'));
+  return { wall, cpu: usage.cpu, rss: usage.rss };
+}
+
+function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))];
+}
+
+/**
+ * `samples` pairs of the baseline and `args` (`before` runs ahead of each case run, untimed: an edit, say);
+ * the row of their CPU ratios.
+ */
+function sideBySide(name, args, { cwd, env, before = () => {}, goal } = {}) {
+  const ratios = [];
+  const walls = [];
+  const cpus = [];
+  const peaks = [];
+  for (let i = 0; i < RUNS; i++) {
+    const baseline = measure(['-e', '0'], cwd, env);
+    before(i);
+    const run = measure(args, cwd, env);
+    ratios.push(run.cpu / baseline.cpu);
+    walls.push(run.wall);
+    cpus.push(run.cpu);
+    peaks.push(run.rss);
+  }
+  return {
+    name,
+    value: quantile(walls, 0.5),
+    unit: 'ms',
+    cpuMs: quantile(cpus, 0.5),
+    ratio: quantile(ratios, 0.5),
+    spread: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
+    peak: quantile(peaks, 0.5),
+    ...(goal ? { budget: goal } : {}),
+  };
+}
+
+export async function run({ root = fileURLToPath(new URL('../../', import.meta.url)), subject = benchSubject(root) } = {}) {
+  const cli = join(root, 'bin/run.js');
+  const cache = mkdtempSync(join(tmpdir(), 'package-sdk-scale-'));
+  const rows = [];
+  try {
+    const env = { PACKAGE_SDK_CACHE: cache };
+    const real = ['check', '--package', subject.package.dir];
+    measure([cli, ...real], root, env); // fills the index
+    rows.push(sideBySide(`check ${subject.label}, warm index`, [cli, ...real], { cwd: root, env, goal: '≤ 2.0x CPU' }));
+    rows.push(sideBySide(`check ${subject.label} --no-cache`, [cli, 'check', '--no-cache', '--package', subject.package.dir], { cwd: root, env, goal: '≤ 2.5x CPU' }));
+    const cold = new Map();
+    const warm = new Map();
+    for (const size of SIZES) {
+      const dir = generatePackage(size, { key: `scale-${size}` });
+      const label = `${size.toLocaleString('en-US')} objects`;
+      const args = [cli, 'check', '--package', dir];
+      const big = size >= 10_000;
+      cold.set(size, sideBySide(`check ${label}, cold (--no-cache)`, [cli, 'check', '--no-cache', '--package', dir], { cwd: root, env, goal: big ? '≤ 25x CPU, ≤ 150 MiB' : undefined }));
+      await settle();
+      measure(args, root, env); // fills the index
+      await settle();
+      warm.set(size, sideBySide(`check ${label}, warm (nothing changed)`, args, { cwd: root, env, goal: big ? '≤ 5x CPU' : undefined }));
+      const edited = join(dir, 'roles', 'o1.yaml');
+      rows.push(cold.get(size), warm.get(size));
+      rows.push(sideBySide(`check ${label}, one file edited`, args, {
+        cwd: root,
+        env,
+        before: (i) => appendFileSync(edited, `# edit ${i}\n`),
+        goal: big ? '≤ 5x CPU' : undefined,
+      }));
+      // A pre-commit hook: the staged file given alone, checked with its references against the package.
+      rows.push(sideBySide(`check ${label}, pre-commit: the staged file with its references`, [cli, 'check', edited], {
+        cwd: root,
+        env,
+        before: (i) => appendFileSync(edited, `# staged ${i}\n`),
+        goal: big ? '≤ 3x CPU' : undefined,
+      }));
+    }
+    const [small, large] = [SIZES[0], SIZES[SIZES.length - 1]];
+    if (large > small) {
+      const growth = (rows) => Math.log(rows.get(large).cpuMs / rows.get(small).cpuMs) / Math.log(large / small);
+      rows.push({ name: `growth exponent k, cold check ${small} → ${large} objects (CPU)`, value: growth(cold), unit: 'k', budget: '≤ 1' });
+      rows.push({ name: `growth exponent k, warm check ${small} → ${large} objects (CPU)`, value: growth(warm), unit: 'k', budget: '≤ 1' });
+    }
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** Past the index's racy window, so that the stats just written are trusted. */
+function settle() {
+  return new Promise((done) => setTimeout(done, 120));
+}
+
+/** One line a row: median wall, CPU ratio with its spread, peak memory. */
+export function formatRow(row, width) {
+  if (row.unit === 'k') return `${row.name.padEnd(width)}  ${row.value.toFixed(2).padStart(9)}${row.budget ? `  (goal ${row.budget})` : ''}`;
+  const spread = row.spread ? ` [${row.spread[0].toFixed(1)}–${row.spread[1].toFixed(1)}]` : '';
+  const peak = row.peak !== undefined ? `  peak ${row.peak.toFixed(0)} MiB` : '';
+  const cpu = row.cpuMs !== undefined ? `  cpu ${row.cpuMs.toFixed(0)} ms` : '';
+  return `${row.name.padEnd(width)}  ${`${row.value.toFixed(0)} ms`.padStart(9)}${cpu}  ${row.ratio.toFixed(2)}x CPU${spread}${peak}${row.budget ? `  (goal ${row.budget})` : ''}`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const rows = await run();
+  const width = Math.max(...rows.map((r) => r.name.length));
+  for (const row of rows) console.log(formatRow(row, width));
+  writeFileSync(join(tmpdir(), 'package-sdk-check-scale.json'), JSON.stringify(rows, null, 2));
+}

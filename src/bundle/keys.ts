@@ -7,6 +7,7 @@ import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from '
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Refusal } from '../model/refusal.js';
+import { isJsonObject, type JsonObject, JsonSyntaxError, parseJson, SERDE_JSON } from '../json/parse.js';
 
 export const ALGORITHM = 'ed25519';
 
@@ -44,8 +45,7 @@ export function base64url(bytes: Uint8Array): string {
 /** Strict base64url without padding (what kernos accepts for signatures): undefined when not. */
 export function decodeBase64urlStrict(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
-  const bytes = Buffer.from(text, 'base64url');
-  return base64url(bytes) === text ? new Uint8Array(bytes) : undefined; // rejects non-zero trailing bits
+  return decodeCanonical(text, 'base64url'); // rejects non-zero trailing bits
 }
 
 export function privateKeyObject(seed: Uint8Array): KeyObject {
@@ -133,11 +133,14 @@ function readKeyMaterial(file: string, text: string): RawKeyMaterial {
 }
 
 function jsonKeyMaterial(file: string, text: string): RawKeyMaterial {
-  let json: Record<string, unknown>;
+  let json: JsonObject;
   try {
-    json = JSON.parse(text) as Record<string, unknown>;
+    const value = parseJson(text, SERDE_JSON).value; // a repeated key would let two readers see two keys
+    if (!isJsonObject(value)) throw invalid(file, 'a key file in JSON must be an object');
+    json = value;
   } catch (error) {
-    throw invalid(file, `not valid JSON: ${(error as Error).message}`);
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw invalid(file, `not valid JSON: ${error.message}`);
   }
   const keyId = typeof json.key_id === 'string' ? json.key_id : stem(file);
   if (json.algorithm !== undefined && json.algorithm !== ALGORITHM) throw invalid(file, `unsupported algorithm ${String(json.algorithm)}`);
@@ -167,13 +170,21 @@ function pemKeyMaterial(file: string, text: string): RawKeyMaterial {
   return isPrivate ? { keyId: stem(file), privateBytes: bytes(jwk.d) } : { keyId: stem(file), publicBytes: bytes(jwk.x) };
 }
 
-/** Hex (64 or 128 digits) wins; otherwise base64url, then standard base64; trailing `=` ignored. */
+/**
+ * Hex (64 or 128 digits) wins; otherwise base64url without padding, then standard base64 — with the
+ * control plane's decoders: trailing `=` is trimmed first, the standard alphabet then requires its padding
+ * (so a 32-byte key in standard base64 with `+` or `/` is refused, as kernos refuses it), and non-zero
+ * trailing bits are refused in both.
+ */
 export function decodeRawKey(text: string): Uint8Array | undefined {
   const t = text.trim().replace(/=+$/, '');
   if (/^(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{128})$/.test(t)) return new Uint8Array(Buffer.from(t, 'hex'));
-  if (/^[A-Za-z0-9_-]+$/.test(t) && t.length % 4 !== 1) return new Uint8Array(Buffer.from(t, 'base64url'));
-  if (/^[A-Za-z0-9+/]+$/.test(t) && t.length % 4 !== 1) return new Uint8Array(Buffer.from(t, 'base64'));
-  return undefined;
+  return decodeBase64urlStrict(t) ?? (/^[A-Za-z0-9+/]+$/.test(t) && t.length % 4 === 0 ? decodeCanonical(t, 'base64') : undefined);
+}
+
+function decodeCanonical(text: string, encoding: 'base64' | 'base64url'): Uint8Array | undefined {
+  const bytes = Buffer.from(text, encoding);
+  return bytes.toString(encoding) === text ? new Uint8Array(bytes) : undefined;
 }
 
 /** A private key file (`--key` of `bundle sign`). */

@@ -4,7 +4,7 @@
  * trust store `<data>/keys/trusted/<key_id>.pub` that the control plane re-reads on every check.
  */
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Refusal } from '../model/refusal.js';
 import { isJsonObject, type JsonObject, JsonSyntaxError, parseJson, SERDE_JSON } from '../json/parse.js';
@@ -83,11 +83,22 @@ export interface GeneratedKeyFiles {
 
 /** `keys generate --out BASE`: `BASE.key` (mode 0600) and `BASE.pub`, the extension appended to the full name. */
 export function writeKeyPair(base: string, key: SigningKey = generateSigningKey()): GeneratedKeyFiles {
+  if (/[/\\]$/.test(base) || isDirectory(base)) {
+    throw new Refusal('usage', `--out ${base} names a directory: give a base name such as ${join(base, 'publisher')} (.key and .pub are appended)`, { exitCode: 2 });
+  }
   const privateFile = `${base}.key`;
   const publicFile = `${base}.pub`;
   writeFileAtomic(privateFile, JSON.stringify(privateKeyJson(key), null, 2), 0o600);
   writeFileAtomic(publicFile, JSON.stringify(publicKeyJson(key), null, 2), 0o644);
   return { key_id: key.keyId, private_key_file: privateFile, public_key_file: publicFile, public_key: base64url(key.publicKey) };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Temp file then rename, so a reader never sees half a key or half a signature. */

@@ -30,6 +30,13 @@ function failureOf(attempt: () => unknown): Refusal {
   return expect.unreachable('no failure');
 }
 
+/** A temporary file holding `text`. */
+function jsonFile(text: string): string {
+  const file = join(tempDir(), 'input.json');
+  writeFileSync(file, text);
+  return file;
+}
+
 /** A copy of the repair-orders bundle signed with the RFC 8032 key, in a fresh directory. */
 function signedCopy(): { dir: string; file: string } {
   const dir = tempDir();
@@ -168,10 +175,25 @@ describe('bundle run', () => {
     ['a confidence without a value', { confidence: 'parts' }, '--confidence expects prompt=number pairs separated by commas, got "parts"'],
     ['an input that is not JSON', { input: '{"order_id": ' }, '--input is not valid JSON'],
     ['an input file that is missing', { input: 'no-such-input.json' }, 'input file no-such-input.json does not exist'],
+    ['an input that is an array', { input: '[]' }, '--input must be a JSON object (the workflow\'s input by field), got an array'],
   ])('refuses %s as a usage error (exit 2)', (_, flags, message) => {
     const failure = failureOf(() => runBundleFile({ file: REPAIR_BUNDLE, workflow: 'repair', input: REPAIR_INPUT, tools: REPAIR_TOOLS, ...flags }));
     expect(failure).toMatchObject({ code: 'usage', exitCode: 2 });
     expect(failure.message).toContain(message);
+  });
+
+  it.each([['null', 'got null'], ['"s"', 'got a string'], ['7', 'got a number']])('refuses an input file of %s as a usage error: the input is an object', (text, message) => {
+    const failure = failureOf(() => runBundleFile({ file: REPAIR_BUNDLE, workflow: 'repair', input: jsonFile(text), tools: REPAIR_TOOLS }));
+    expect(failure).toMatchObject({ code: 'usage', exitCode: 2 });
+    expect(failure.message).toContain(message);
+  });
+
+  it.each([['a directory', (dir: string) => dir], ['a name ending in a separator', (dir: string) => `${dir}/keys/`]])('refuses to make keys under %s, which would write hidden .key and .pub files', (_, out) => {
+    const dir = tempDir();
+    const failure = failureOf(() => writeKeyPair(out(dir)));
+    expect(failure).toMatchObject({ code: 'usage', exitCode: 2 });
+    expect(failure.message).toMatch(/--out .* names a directory: give a base name such as .*publisher/);
+    expect(existsSync(join(dir, '.key'))).toBe(false);
   });
 
   it('refuses a tools file that is not a JSON object of results (exit 2)', () => {

@@ -52,12 +52,18 @@ export function parseSource(bytes: Uint8Array, file: string): LoadResult {
     const at = positionAt(lineStartsOf(lenient), Math.max(0, lenient.indexOf('\uFFFD')));
     return { findings: [loadError(code, file, at, '', 'the file is not UTF-8 text')] };
   }
+  return parseSourceText(text, file);
+}
+
+/** Parses the text of `file` (YAML, or JSON by its name) within the core's limits on source. */
+export function parseSourceText(text: string, file: string): LoadResult {
+  const code = file.endsWith('.json') ? 'invalid_json' : 'invalid_yaml';
   if (text.length > SOURCE_CHARACTER_LIMIT) return { findings: [tooLarge(file, `${text.length} characters`, code)] };
   const nul = text.indexOf('\0');
   if (nul !== -1) {
     return { findings: [loadError(code, file, positionAt(lineStartsOf(text), nul), '', 'the file holds a NUL character (U+0000): it is not text')] };
   }
-  const result = json ? parseJson(text, file) : parseYaml(text, file);
+  const result = code === 'invalid_json' ? parseJson(text, file) : parseYaml(text, file);
   const depth = result.document === undefined ? 0 : nestingDepth(result.document.value);
   if (depth > NESTING_LIMIT) {
     return { findings: [loadError(code, file, { line: 1, column: 1 }, '', `the document is nested ${depth} levels deep, over the core's limit of ${NESTING_LIMIT}`)] };

@@ -9,8 +9,7 @@
 import { posix } from 'node:path';
 import type { SourceDocument } from '../json/document.js';
 import { isRecord } from '../json/guards.js';
-import { parseJson } from '../load/json.js';
-import { parseYaml } from '../load/yaml.js';
+import { parseSourceText, SOURCE_CHARACTER_LIMIT } from '../load/source.js';
 import type { Finding } from '../model/finding.js';
 import { reduceSchemaErrors } from '../schema/errors.js';
 import { validatorFor } from '../schema/validators.js';
@@ -80,6 +79,12 @@ export async function readPackageSource(files: readonly PackageFile[], workspace
   const source: PackageSource = { key: null, version: null, objects: [], tests: [], testFiles: new Set(), problems: [] };
   const testDocuments: SourceDocument[] = [];
   const seen = new Map<string, string>();
+  const characters = sorted.reduce((sum, file) => sum + file.content.length, 0);
+  if (characters > SOURCE_CHARACTER_LIMIT) {
+    // Refused before any file is parsed, so one request cannot hold the core for long.
+    source.problems.push(problemAt(MANIFEST, null, 'invalid_yaml', '', `the package has ${characters} characters of source, over the core's limit of ${SOURCE_CHARACTER_LIMIT}`));
+    return source;
+  }
   for (const file of sorted) {
     const role = roleOf(file.path);
     if (role === 'none') continue;
@@ -122,7 +127,7 @@ function roleOf(path: string): Role {
 }
 
 function parseFile(path: string, content: string, problems: Problem[]): SourceDocument | undefined {
-  const parsed = /\.json$/.test(path) ? parseJson(content, path) : parseYaml(content, path);
+  const parsed = parseSourceText(content, path);
   for (const finding of parsed.findings) problems.push(loadProblem(finding, /\.json$/.test(path) ? 'invalid_json' : 'invalid_yaml'));
   return parsed.document;
 }
@@ -183,7 +188,7 @@ function inlineDataSchema(object: SourceObject, files: ReadonlyMap<string, strin
   if (ref.startsWith('#') || ref.includes('://')) return true;
   const target = posix.normalize(posix.join(posix.dirname(object.file), ref));
   const content = target.startsWith('../') || target.startsWith('/') ? undefined : files.get(target);
-  const parsed = content === undefined ? undefined : (/\.json$/.test(target) ? parseJson(content, target) : /\.ya?ml$/.test(target) ? parseYaml(content, target) : undefined);
+  const parsed = content === undefined ? undefined : (/\.(json|ya?ml)$/.test(target) ? parseSourceText(content, target) : undefined);
   const schema = parsed?.document?.value;
   if (!isRecord(schema)) {
     const why = content === undefined ? 'names no file of the package' : 'is not a YAML or JSON object';

@@ -17,6 +17,7 @@ function asFinding(error: BundleError): Finding {
   return {
     code: error.rule, severity: error.severity, message: aboutTheFile ? error.message : `${at}: ${error.message}`, file: error.file ?? '-', path: error.pointer,
     line: error.line ?? 1, column: error.column ?? 1,
+    ...(error.hint === undefined ? {} : { hint: error.hint }),
     ...(error.endLine === undefined ? {} : { endLine: error.endLine, endColumn: error.endColumn }),
   };
 }

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../src/model/refusal.js';
 import { trustKey } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
-import { renderTrace, renderValidation } from '../../src/report/bundle.js';
+import { renderStoredBundle, renderTrace, renderValidation } from '../../src/report/bundle.js';
+import { parseJson } from '../../src/json/parse.js';
 import { runBundleFile } from '../../src/bundle/run.js';
 import { signatureFileText, signBundleFile, verifyBundleFile } from '../../src/bundle/signature.js';
 import { validateBundleFiles } from '../../src/bundle/validate.js';
@@ -201,5 +202,24 @@ describe('bundle run', () => {
     writeFileSync(tools, '["stores.reserve_part"]');
     expect(failureOf(() => runBundleFile({ file: REPAIR_BUNDLE, workflow: 'repair', input: REPAIR_INPUT, tools })))
       .toMatchObject({ code: 'usage', exitCode: 2, message: `--tools ${tools} must be a JSON object of results by tool id` });
+  });
+});
+
+describe('bundle show', () => {
+  const stored = () => ({
+    bundle_id: 'bnd_01', name: 'x', version: '0.0.1', department: null,
+    bundle: parseJson('{"format":"kernos.bundle/1","limits":{"total":7250.0}}').value, signature: { algorithm: 'ed25519', key_id: 'k' },
+  });
+
+  it('pretty-prints the bundle and its signature on a terminal, numbers as written', () => {
+    expect(renderStoredBundle(stored(), true)).toBe([
+      'bundle_id   bnd_01', 'name        x', 'version     0.0.1', 'department  null',
+      'bundle', '  {', '    "format": "kernos.bundle/1",', '    "limits": {', '      "total": 7250.0', '    }', '  }',
+      'signature', '  {', '    "algorithm": "ed25519",', '    "key_id": "k"', '  }',
+    ].join('\n'));
+  });
+
+  it('keeps one compact line per field for scripts', () => {
+    expect(renderStoredBundle(stored(), false).split('\n')).toContain('bundle      {"format":"kernos.bundle/1","limits":{"total":7250.0}}');
   });
 });

@@ -36,8 +36,21 @@ export async function loadSourceFile(path: string, file: string): Promise<LoadRe
   } catch (error) {
     return { findings: [loadError('read_failed', file, { line: 1, column: 1 }, '', `cannot read the file: ${reason(error)}`)] };
   }
+  await nextParseTurn();
   const cache = activeParseCache();
   return cache ? cache.load(bytes, file, () => parseSource(bytes, file)) : parseSource(bytes, file);
+}
+
+/** The turn of the last file queued to be parsed. */
+let parseTurn: Promise<void> = Promise.resolve();
+
+/**
+ * Files read together would be parsed back to back as their reads complete; one parse per turn of the event
+ * loop instead lets the local core answer other requests (a health check) between two files of a large package.
+ */
+function nextParseTurn(): Promise<void> {
+  parseTurn = parseTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  return parseTurn;
 }
 
 /** Decodes and parses `bytes` as the file `file`. */

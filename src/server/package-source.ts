@@ -89,6 +89,7 @@ export async function readPackageSource(files: readonly PackageFile[], workspace
     const role = roleOf(file.path);
     if (role === 'none') continue;
     const document = parseFile(file.path, file.content, source.problems);
+    await otherRequestsFirst();
     if (role === 'test') (source.testFiles as Set<string>).add(file.path);
     if (!document) continue;
     if (role === 'manifest') readManifest(document, source);
@@ -107,6 +108,11 @@ export async function readPackageSource(files: readonly PackageFile[], workspace
     if (test) source.tests.push(test);
   }
   return source;
+}
+
+/** Lets the requests that arrived meanwhile (a health check) be answered between two files of a large package. */
+function otherRequestsFirst(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The files in the core's order: their paths sorted as plain strings. */

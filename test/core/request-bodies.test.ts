@@ -64,3 +64,25 @@ describe('package sources', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
+
+describe('responsiveness', () => {
+  it('answers /v1/health while a plan of ten large files parses: it waits for one file, not for the package', async () => {
+    const files = [{ path: 'package.yaml', content: 'apiVersion: taimen.ai/v1\nkind: Package\nkey: slow\nspec: {version: 1.0.0}\n' }];
+    for (let i = 0; i < 10; i++) files.push({ path: `roles/r${i}.yaml`, content: `apiVersion: taimen.ai/v1\nkind: Role\nkey: r${i}\nspec: {name: R}\n${'\n'.repeat(60_000)}` });
+    const started = performance.now();
+    let planning = true;
+    const plan = core.call('POST', '/api/v1/packages:plan', { body: { package: { files } } }).finally(() => {
+      planning = false;
+    });
+    let longest = 0;
+    while (planning) {
+      const asked = performance.now();
+      expect((await core.call('GET', '/v1/health')).status).toBe(200);
+      longest = Math.max(longest, performance.now() - asked);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await plan).status).toBe(200);
+    const total = performance.now() - started;
+    expect(longest, `health waited up to ${Math.round(longest)} ms during a ${Math.round(total)} ms plan`).toBeLessThan(total / 5);
+  }, 120_000);
+});

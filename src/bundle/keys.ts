@@ -4,7 +4,8 @@
  * trust store `<data>/keys/trusted/<key_id>.pub` that the control plane re-reads on every check.
  */
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readRegularFileSync } from '../fs/read.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Refusal } from '../model/refusal.js';
 import { isJsonObject, type JsonObject, JsonSyntaxError, parseJson, SERDE_JSON } from '../json/parse.js';
@@ -114,7 +115,7 @@ export function writeFileAtomic(file: string, text: string, mode = 0o644): void 
 
 function readKeyText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularFileSync(file);
   } catch (error) {
     throw new Refusal('usage', `cannot read key file ${file}: ${(error as Error).message}`, { exitCode: 2 });
   }

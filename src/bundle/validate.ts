@@ -5,7 +5,7 @@
  * reports every error. Warnings are the stricter checks of the kernos acceptance validator (§1.6) and
  * ours (schema subset, mock outputs, templates naming undeclared fields): they never make a bundle invalid.
  */
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../fs/read.js';
 import { kernosCanonicalBytes } from '../json/canonical.js';
 import { isJsonNumber, isJsonObject, JsonNumber, type JsonObject, JsonSyntaxError, type JsonValue, locate, type ParsedJson, parseJson, SERDE_JSON } from '../json/parse.js';
 import { childPointer } from '../json/pointer.js';
@@ -586,7 +586,7 @@ export function validateBundleFiles(files: readonly string[], options: { first?:
   for (const file of files) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularFileSync(file);
     } catch (error) {
       const problem: BundleError = { code: 'usage', rule: 'file_unreadable', severity: 'error', message: `cannot read ${file}: ${(error as Error).message}`, details: { path: '' }, pointer: '', file };
       out.errors.push(problem);

@@ -18,7 +18,7 @@
  * |                      |          | file that does not load, or at something other than a JSON Schema object    |
  * | invalid_yaml, invalid_json, read_failed | error | see yaml.ts, json.ts, source.ts                             |
  */
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Finding } from '../model/finding.js';
 import { didYouMean } from '../model/did-you-mean.js';
@@ -27,7 +27,8 @@ import type { DataSchema, Dictionary, Package, PackageObject, PackageSource, Pac
 import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';
 import { childPointer } from '../json/pointer.js';
-import { describeFileType, loadSourceFile, reason } from './source.js';
+import { loadSourceFile, reason } from './source.js';
+import { notRegularReason } from '../fs/read.js';
 import { isRecord } from '../json/guards.js';
 
 export const API_VERSION = 'taimen.ai/v1';
@@ -161,9 +162,9 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
 }
 
 /**
- * Why a package file that is not a plain regular file is not read ('' for a symbolic link to a directory,
- * which is not followed), or undefined when it may be: a symlink may
- * point only at a regular file inside the package — as git sources allow no symlink at all — so that a link
+ * Why a package entry that is a symbolic link or a special file is not read ('' for a link to a directory,
+ * which is not followed), or undefined when it may be: a symlink may point only at a regular file inside the
+ * package — as git sources allow no symlink at all — so that a link
  * to /etc/passwd never reaches a code frame; a named pipe would block the reader.
  */
 async function refusedEntry(root: string, full: string): Promise<string | undefined> {
@@ -171,10 +172,8 @@ async function refusedEntry(root: string, full: string): Promise<string | undefi
   if (info === undefined) return 'a symbolic link to nothing: its target does not exist';
   if (info.isDirectory()) return '';
   const real = await realpath(full).catch(() => full);
-  const link = (await lstat(full)).isSymbolicLink();
-  if (link && !isInside(root, real)) return 'a symbolic link that points outside the package: package files are read only from inside the package';
-  if (!info.isFile()) return `${describeFileType(info)}${link ? ' behind a symbolic link' : ''} is not a regular file: only regular files are read`;
-  return undefined;
+  if (!isInside(root, real)) return 'a symbolic link that points outside the package: package files are read only from inside the package';
+  return notRegularReason(info);
 }
 
 /**

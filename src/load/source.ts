@@ -12,6 +12,7 @@
  */
 import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { notRegularReason } from '../fs/read.js';
 import type { LoadResult } from './load-finding.js';
 import { parseJson } from './json.js';
 import { lineStartsOf, loadError, positionAt } from './load-finding.js';
@@ -96,15 +97,7 @@ function tooLarge(file: string, size: string, code = file.endsWith('.json') ? 'i
 
 function notRegular(file: string, info: Stats) {
   if (info.isDirectory()) return loadError('read_failed', file, { line: 1, column: 1 }, '', 'cannot read the file: it is a directory');
-  return loadError('file_refused', file, { line: 1, column: 1 }, '', `${describeFileType(info)} is not a regular file: only regular files are read`);
-}
-
-/** What a path that is not a regular file is, in words. */
-export function describeFileType(info: Stats): string {
-  if (info.isFIFO()) return 'a named pipe';
-  if (info.isSocket()) return 'a socket';
-  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
-  return 'it';
+  return loadError('file_refused', file, { line: 1, column: 1 }, '', notRegularReason(info)!);
 }
 
 /** Levels of nested mappings and sequences; a scalar is 0. */

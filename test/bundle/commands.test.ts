@@ -2,6 +2,7 @@
  * What `bundle sign|verify|validate|run` do between parsing their flags and printing, in process through the
  * library functions the commands call (the built CLI itself is exercised by cli.test.ts).
  */
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -222,4 +223,26 @@ describe('bundle show', () => {
   it('keeps one compact line per field for scripts', () => {
     expect(renderStoredBundle(stored(), false).split('\n')).toContain('bundle      {"format":"kernos.bundle/1","limits":{"total":7250.0}}');
   });
+});
+
+describe('a named pipe given as a file', () => {
+  it('is refused by every bundle and key reader without blocking', () => {
+    const fifo = join(tempDir(), 'bundle.json');
+    execFileSync('mkfifo', [fifo]);
+    const readers: [string, () => unknown][] = [
+      ['validate', () => validateBundleFiles([fifo]).errors[0]?.message],
+      ['sign', () => signBundleFile({ file: fifo, key: join(KEYS, 'rfc8032.key') })],
+      ['trust', () => trustKey(fifo, tempDir())],
+      ['run input', () => runBundleFile({ file: REPAIR_BUNDLE, workflow: 'repair', input: fifo, tools: REPAIR_TOOLS })],
+    ];
+    for (const [name, read] of readers) {
+      let said: string;
+      try {
+        said = String(read());
+      } catch (error) {
+        said = (error as Error).message;
+      }
+      expect(said, name).toContain('a named pipe is not a regular file');
+    }
+  }, 10_000);
 });

@@ -83,8 +83,8 @@ export async function runTests(options: TestOptions = {}): Promise<{ report: Tes
     const blocked = broken.has(pkg.key) || pkg.requires.some((r) => broken.has(r.package));
     for (const test of pkg.tests) candidates.push({ document: test.document, file: test.file, pkg: pkg.key, catalog: () => (catalog ??= Catalog.forPackage(workspace, pkg.key)), blocked });
   }
-  const notTests = workspace.files.filter((f) => f.role !== 'test').map((f) => f.file);
-  if (notTests.length > 0) throw new NotATestFile(notTests);
+  // Objects given beside test files are their catalog; given alone, there is nothing to run.
+  if (workspace.files.length > 0 && !workspace.files.some((f) => f.role === 'test')) throw new NotATestFile(workspace.files.map((f) => f.file));
   let looseCatalog: Catalog | undefined;
   for (const file of workspace.files.filter((f) => f.role === 'test')) {
     candidates.push({ document: file.document, file: file.file, catalog: () => (looseCatalog ??= catalogOfLooseFiles(workspace)), blocked: broken.has('') });
@@ -124,7 +124,7 @@ export class NoTestSelected extends Error {
   }
 }
 
-/** A file target of `test` that is not a scenario: running nothing and saying `0 passed` would hide the mistake. */
+/** File targets of `test` of which none is a scenario: running nothing and saying `0 passed` would hide the mistake. */
 export class NotATestFile extends Error {
   readonly code = 'not_a_test_file';
   readonly exitCode = 2;

@@ -2,7 +2,7 @@
  * What `bundle sign|verify|validate|run` do between parsing their flags and printing, in process through the
  * library functions the commands call (the built CLI itself is exercised by cli.test.ts).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -229,6 +229,8 @@ describe('a named pipe given as a file', () => {
   it('is refused by every bundle and key reader without blocking', () => {
     const fifo = join(tempDir(), 'bundle.json');
     execFileSync('mkfifo', [fifo]);
+    // A reader that blocks on the pipe would hold this worker forever: a writer comes by after 3 s, so it fails instead.
+    spawn('timeout', ['6', 'sh', '-c', `sleep 3; : > '${fifo}'`], { stdio: 'ignore', detached: true }).unref();
     const readers: [string, () => unknown][] = [
       ['validate', () => validateBundleFiles([fifo]).errors[0]?.message],
       ['sign', () => signBundleFile({ file: fifo, key: join(KEYS, 'rfc8032.key') })],

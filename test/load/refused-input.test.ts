@@ -1,5 +1,5 @@
 // Input the core would refuse, or that could hang or leak, is refused with a code before it is parsed.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,6 +54,8 @@ describe('a named pipe', () => {
     await cp(join(FIXTURES, 'valid/packages/base'), dir, { recursive: true });
     const fifo = join(dir, 'roles', 'pipe.yaml');
     execFileSync('mkfifo', [fifo]);
+    // A reader that blocks on the pipe would hold a thread of this worker: a writer comes by after 3 s, so it fails instead.
+    spawn('timeout', ['6', 'sh', '-c', `sleep 3; : > '${fifo}'`], { stdio: 'ignore', detached: true }).unref();
     expect(codes((await loadSourceFile(fifo, 'pipe.yaml')).findings)).toEqual([
       ['file_refused', 'pipe.yaml', 'a named pipe is not a regular file: only regular files are read'],
     ]);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../fs/read.js';
 import { Refusal } from '../model/refusal.js';
 import { JsonSyntaxError, type ParsedJson, parseJson, SERDE_JSON } from '../json/parse.js';
 
@@ -6,7 +6,7 @@ import { JsonSyntaxError, type ParsedJson, parseJson, SERDE_JSON } from '../json
 export function readJsonFile(file: string, what = 'file'): ParsedJson {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFileSync(file);
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     throw new Refusal('usage', missing ? `${what} ${file} does not exist` : `cannot read ${what} ${file}: ${(error as Error).message}`, { exitCode: 2 });

@@ -4,9 +4,11 @@
  * trust store `<data>/keys/trusted/<key_id>.pub` that the control plane re-reads on every check.
  */
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readRegularFileSync } from '../fs/read.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Refusal } from '../model/refusal.js';
+import { isJsonObject, type JsonObject, JsonSyntaxError, parseJson, SERDE_JSON } from '../json/parse.js';
 
 export const ALGORITHM = 'ed25519';
 
@@ -44,8 +46,7 @@ export function base64url(bytes: Uint8Array): string {
 /** Strict base64url without padding (what kernos accepts for signatures): undefined when not. */
 export function decodeBase64urlStrict(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
-  const bytes = Buffer.from(text, 'base64url');
-  return base64url(bytes) === text ? new Uint8Array(bytes) : undefined; // rejects non-zero trailing bits
+  return decodeCanonical(text, 'base64url'); // rejects non-zero trailing bits
 }
 
 export function privateKeyObject(seed: Uint8Array): KeyObject {
@@ -83,11 +84,22 @@ export interface GeneratedKeyFiles {
 
 /** `keys generate --out BASE`: `BASE.key` (mode 0600) and `BASE.pub`, the extension appended to the full name. */
 export function writeKeyPair(base: string, key: SigningKey = generateSigningKey()): GeneratedKeyFiles {
+  if (/[/\\]$/.test(base) || isDirectory(base)) {
+    throw new Refusal('usage', `--out ${base} names a directory: give a base name such as ${join(base, 'publisher')} (.key and .pub are appended)`, { exitCode: 2 });
+  }
   const privateFile = `${base}.key`;
   const publicFile = `${base}.pub`;
   writeFileAtomic(privateFile, JSON.stringify(privateKeyJson(key), null, 2), 0o600);
   writeFileAtomic(publicFile, JSON.stringify(publicKeyJson(key), null, 2), 0o644);
   return { key_id: key.keyId, private_key_file: privateFile, public_key_file: publicFile, public_key: base64url(key.publicKey) };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Temp file then rename, so a reader never sees half a key or half a signature. */
@@ -103,7 +115,7 @@ export function writeFileAtomic(file: string, text: string, mode = 0o644): void 
 
 function readKeyText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularFileSync(file);
   } catch (error) {
     throw new Refusal('usage', `cannot read key file ${file}: ${(error as Error).message}`, { exitCode: 2 });
   }
@@ -133,11 +145,14 @@ function readKeyMaterial(file: string, text: string): RawKeyMaterial {
 }
 
 function jsonKeyMaterial(file: string, text: string): RawKeyMaterial {
-  let json: Record<string, unknown>;
+  let json: JsonObject;
   try {
-    json = JSON.parse(text) as Record<string, unknown>;
+    const value = parseJson(text, SERDE_JSON).value; // a repeated key would let two readers see two keys
+    if (!isJsonObject(value)) throw invalid(file, 'a key file in JSON must be an object');
+    json = value;
   } catch (error) {
-    throw invalid(file, `not valid JSON: ${(error as Error).message}`);
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw invalid(file, `not valid JSON: ${error.message}`);
   }
   const keyId = typeof json.key_id === 'string' ? json.key_id : stem(file);
   if (json.algorithm !== undefined && json.algorithm !== ALGORITHM) throw invalid(file, `unsupported algorithm ${String(json.algorithm)}`);
@@ -167,13 +182,21 @@ function pemKeyMaterial(file: string, text: string): RawKeyMaterial {
   return isPrivate ? { keyId: stem(file), privateBytes: bytes(jwk.d) } : { keyId: stem(file), publicBytes: bytes(jwk.x) };
 }
 
-/** Hex (64 or 128 digits) wins; otherwise base64url, then standard base64; trailing `=` ignored. */
+/**
+ * Hex (64 or 128 digits) wins; otherwise base64url without padding, then standard base64 — with the
+ * control plane's decoders: trailing `=` is trimmed first, the standard alphabet then requires its padding
+ * (so a 32-byte key in standard base64 with `+` or `/` is refused, as kernos refuses it), and non-zero
+ * trailing bits are refused in both.
+ */
 export function decodeRawKey(text: string): Uint8Array | undefined {
   const t = text.trim().replace(/=+$/, '');
   if (/^(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{128})$/.test(t)) return new Uint8Array(Buffer.from(t, 'hex'));
-  if (/^[A-Za-z0-9_-]+$/.test(t) && t.length % 4 !== 1) return new Uint8Array(Buffer.from(t, 'base64url'));
-  if (/^[A-Za-z0-9+/]+$/.test(t) && t.length % 4 !== 1) return new Uint8Array(Buffer.from(t, 'base64'));
-  return undefined;
+  return decodeBase64urlStrict(t) ?? (/^[A-Za-z0-9+/]+$/.test(t) && t.length % 4 === 0 ? decodeCanonical(t, 'base64') : undefined);
+}
+
+function decodeCanonical(text: string, encoding: 'base64' | 'base64url'): Uint8Array | undefined {
+  const bytes = Buffer.from(text, encoding);
+  return bytes.toString(encoding) === text ? new Uint8Array(bytes) : undefined;
 }
 
 /** A private key file (`--key` of `bundle sign`). */

@@ -287,6 +287,7 @@ export interface RunFileOptions {
 export function runBundleFile(options: RunFileOptions): RunTrace {
   const bundle = readJsonFile(options.file, 'bundle');
   const input = inlineOrFile(options.input);
+  if (!isJsonObject(input)) throw new Refusal('usage', `--input must be a JSON object (the workflow's input by field), got ${jsonKind(input)}`, { exitCode: 2 });
   const tools = options.tools === undefined ? undefined : readJsonFile(options.tools, 'tools file').value;
   if (tools !== undefined && !isJsonObject(tools)) throw new Refusal('usage', `--tools ${options.tools} must be a JSON object of results by tool id`, { exitCode: 2 });
   return runBundle(bundle, {
@@ -307,6 +308,12 @@ function inlineOrFile(text: string): JsonValue {
     if (!(error instanceof JsonSyntaxError)) throw error;
     throw new Refusal('usage', `--input is not valid JSON: ${error.message}`, { exitCode: 2 });
   }
+}
+
+function jsonKind(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return isJsonNumber(value) ? 'a number' : `a ${typeof value}`;
 }
 
 function parseConfidence(text: string): Record<string, number> {

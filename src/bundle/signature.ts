@@ -41,21 +41,27 @@ const refuse = (message: string): VerifyResult => ({ ok: false, code: 'bundle_si
 
 /**
  * Checks a signature object against a bundle value as the control plane does: algorithm (default
- * ed25519), then the key by its exact `key_id`, then the signature. `sha256` in the object is ignored.
- * A signature without `key_id` or `signature` is refused as `bundle_signature_invalid` too — what the
- * kernos docs promise for unsigned bundles (its server answers `400 invalid_json` instead).
+ * ed25519), then the key by its exact `key_id`, then the signature, then (our own) the `sha256` field. Stricter than the control plane where
+ * it would accept what nobody signed: `"algorithm": null` is refused rather than taken as the default, and a
+ * `sha256` that is present must be the digest of the canonical bundle (kernos ignores it). A signature
+ * without `key_id` or `signature` is refused as `bundle_signature_invalid` too — what the kernos docs
+ * promise for unsigned bundles (its server answers `400 invalid_json` instead).
  */
 export function verifyBundleSignatureValue(bundle: JsonValue, signature: JsonValue, trusted: readonly TrustedKey[]): VerifyResult {
   if (!isJsonObject(signature)) return refuse('the signature must be a JSON object with key_id and signature');
-  const { key_id: keyId, signature: encoded } = signature;
-  const algorithm = signature.algorithm ?? ALGORITHM;
+  const { key_id: keyId, signature: encoded, sha256 } = signature;
   if (typeof keyId !== 'string' || typeof encoded !== 'string') return refuse('the signature has no key_id or no signature string');
+  const algorithm = 'algorithm' in signature ? signature.algorithm : ALGORITHM;
   if (algorithm !== ALGORITHM) return refuse(`unsupported algorithm ${typeof algorithm === 'string' ? algorithm : JSON.stringify(algorithm)}`);
   const key = trusted.find((k) => k.keyId === keyId);
   if (!key) return refuse(`key ${keyId} is not trusted`);
-  const bytes = decodeBase64urlStrict(encoded);
-  const good = bytes?.length === 64 && verify(null, kernosCanonicalBytes(bundle), publicKeyObject(key.publicKey), bytes);
-  return good ? { ok: true, keyId } : refuse('signature does not verify over the canonical bundle');
+  const bytes = kernosCanonicalBytes(bundle);
+  const decoded = decodeBase64urlStrict(encoded);
+  const good = decoded?.length === 64 && verify(null, bytes, publicKeyObject(key.publicKey), decoded);
+  if (!good) return refuse('signature does not verify over the canonical bundle');
+  // Last, so that every refusal the control plane also gives reads in its words.
+  if (sha256 !== undefined && sha256 !== sha256Hex(bytes)) return refuse(`the signature's sha256 ${JSON.stringify(sha256)} is not the digest of the canonical bundle`);
+  return { ok: true, keyId };
 }
 
 /** `verifyBundleSignatureValue` over texts; a text that is not JSON is `invalid_json`. */

@@ -5,10 +5,11 @@
  * reports every error. Warnings are the stricter checks of the kernos acceptance validator (§1.6) and
  * ours (schema subset, mock outputs, templates naming undeclared fields): they never make a bundle invalid.
  */
-import { readFileSync } from 'node:fs';
+import { readRegularFileSync } from '../fs/read.js';
 import { kernosCanonicalBytes } from '../json/canonical.js';
 import { isJsonNumber, isJsonObject, JsonNumber, type JsonObject, JsonSyntaxError, type JsonValue, locate, type ParsedJson, parseJson, SERDE_JSON } from '../json/parse.js';
 import { childPointer } from '../json/pointer.js';
+import { didYouMean } from '../model/did-you-mean.js';
 import { declaresPath, schemaShapeProblems, schemaViolations } from './schema.js';
 import { collectTemplates, isRefObject, sortedKeys, type TemplateUse } from './template.js';
 
@@ -35,6 +36,8 @@ export interface BundleError {
   details: { path: string };
   /** JSON Pointer of the exact value (it can be deeper than `details.path`, e.g. the offending template). */
   pointer: string;
+  /** What would be right, e.g. "did you mean 'ledger.post_entry'?". */
+  hint?: string;
   file?: string;
   line?: number;
   column?: number;
@@ -81,22 +84,22 @@ class Walk {
     readonly file: string | undefined,
   ) {}
 
-  error(path: Segments, rule: string, message: string, at: Segments = path): void {
-    this.push(this.errors, 'bundle_invalid', rule, 'error', path, message, at);
+  error(path: Segments, rule: string, message: string, at: Segments = path, hint?: string): void {
+    this.push(this.errors, 'bundle_invalid', rule, 'error', path, message, at, hint);
   }
 
   warn(path: Segments, rule: string, message: string, at: Segments = path): void {
     this.push(this.warnings, rule, rule, 'warning', path, message, at);
   }
 
-  private push(list: BundleError[], code: string, rule: string, severity: BundleError['severity'], path: Segments, message: string, at: Segments): void {
+  private push(list: BundleError[], code: string, rule: string, severity: BundleError['severity'], path: Segments, message: string, at: Segments, hint?: string): void {
     const dotted = path.join('.');
     const key = `${severity}\0${dotted}\0${message}`;
     if (this.seen.has(key)) return; // a prompt shared by several steps is reported once
     this.seen.add(key);
     const pointer = at.reduce<string>((base, segment) => childPointer(base, segment), '');
     const span = locate(this.parsed, pointer);
-    list.push({ code, rule, severity, message, details: { path: dotted }, pointer, ...(this.file === undefined ? {} : { file: this.file }), ...span });
+    list.push({ code, rule, severity, message, details: { path: dotted }, pointer, ...(hint === undefined ? {} : { hint }), ...(this.file === undefined ? {} : { file: this.file }), ...span });
   }
 }
 
@@ -239,7 +242,7 @@ function checkMock(walk: Walk, mock: JsonValue | undefined, prompts: JsonObject)
   }
   for (const name of sortedKeys(mock)) {
     const at = ['mock', name];
-    if (!Object.hasOwn(prompts, name)) walk.error(at, 'mock_unknown_prompt', `mock ${name} names no prompt of the bundle`);
+    if (!Object.hasOwn(prompts, name)) walk.error(at, 'mock_unknown_prompt', `mock ${name} names no prompt of the bundle`, at, didYouMean(name, Object.keys(prompts)));
     const collected = collectTemplates(mock[name]!, at);
     for (const bad of collected.badRefs) badRef(walk, at, bad);
     for (const use of collected.uses) checkRoot(walk, at, use);
@@ -341,7 +344,9 @@ function checkModelStep({ walk, at, step, workflow, earlier, decl }: StepContext
   if (step.effort !== undefined && (typeof step.effort !== 'string' || !EFFORTS.includes(step.effort))) walk.error(field('effort'), 'effort_invalid', `effort must be one of ${oneOf(EFFORTS)}`);
   const prompt = step.prompt;
   if (typeof prompt !== 'string') walk.error(field('prompt'), 'prompt_missing', 'prompt must be a string naming a key of prompts');
-  else if (!Object.hasOwn(decl.prompts, prompt)) walk.error(field('prompt'), 'prompt_unknown', `prompt ${prompt} is not declared in prompts`);
+  else if (!Object.hasOwn(decl.prompts, prompt)) {
+    walk.error(field('prompt'), 'prompt_unknown', `prompt ${prompt} is not declared in prompts`, field('prompt'), didYouMean(prompt, Object.keys(decl.prompts)));
+  }
   else {
     const declared = decl.prompts[prompt];
     if (isJsonObject(declared) && typeof declared.user === 'string') checkTemplates(walk, ['prompts', prompt, 'user'], declared.user, workflow, earlier);
@@ -378,7 +383,7 @@ function checkToolStep({ walk, at, step, workflow, earlier, ownId, decl }: StepC
   const field = (name: string) => [...at, name];
   const tool = step.tool;
   if (typeof tool !== 'string') walk.error(field('tool'), 'tool_missing', 'tool must be a string naming a declared tool');
-  else if (!decl.tools.has(tool)) walk.error(field('tool'), 'tool_undeclared', `tool ${tool} is not declared in tools`);
+  else if (!decl.tools.has(tool)) walk.error(field('tool'), 'tool_undeclared', `tool ${tool} is not declared in tools`, field('tool'), didYouMean(tool, decl.tools.keys()));
   const args = step.args ?? {};
   if (!isJsonObject(args)) walk.error(field('args'), 'args_not_object', 'args must be an object');
   else checkTemplates(walk, field('args'), args, workflow, earlier);
@@ -398,7 +403,7 @@ function checkCompensation(walk: Walk, at: Segments, compensation: JsonValue | u
   if (!isJsonObject(compensation)) return walk.error(at, 'compensation_not_object', 'compensation must be an object {tool, args}');
   const tool = compensation.tool;
   if (typeof tool !== 'string') walk.error([...at, 'tool'], 'compensation_tool_missing', 'compensation.tool must be a string naming a declared tool');
-  else if (!decl.tools.has(tool)) walk.error([...at, 'tool'], 'compensation_tool_undeclared', `tool ${tool} is not declared in tools`);
+  else if (!decl.tools.has(tool)) walk.error([...at, 'tool'], 'compensation_tool_undeclared', `tool ${tool} is not declared in tools`, [...at, 'tool'], didYouMean(tool, decl.tools.keys()));
   const args = compensation.args ?? {};
   if (!isJsonObject(args)) walk.error([...at, 'args'], 'compensation_args_not_object', 'compensation.args must be an object');
   else checkTemplates(walk, [...at, 'args'], args, workflow, allowed);
@@ -437,6 +442,7 @@ function lintTopLevel(walk: Walk, bundle: JsonObject): void {
   if (typeof bundle.version === 'string' && isKernosSemver(bundle.version) && !STRICT_SEMVER.test(bundle.version)) {
     walk.warn(['version'], 'version_not_strict_semver', `version ${JSON.stringify(bundle.version)} has pre-release or build text that is not semver`);
   }
+  if (bundle.department === null) walk.warn(['department'], 'department_null', 'department should be a string: null leaves the runs of the bundle without a department');
   if (bundle.policies === undefined) walk.warn(['policies'], 'policies_missing', 'policies should list the policy names the remit must carry');
   else if (Array.isArray(bundle.policies)) {
     bundle.policies.forEach((p, i) => {
@@ -471,13 +477,12 @@ function lintInputSchema(walk: Walk, at: string[], schema: JsonValue | undefined
 }
 
 function lintStep(walk: Walk, at: string[], step: JsonObject, prompts: JsonObject, mock: JsonObject): void {
-  const action = step.action;
-  if (step.kind === 'action' && isJsonObject(action) && action.writes_to_system_of_record !== undefined && typeof action.writes_to_system_of_record !== 'boolean') {
-    walk.warn([...at, 'action', 'writes_to_system_of_record'], 'writes_to_system_of_record_not_boolean', 'writes_to_system_of_record should be a boolean');
-  }
+  if (step.kind === 'action') lintActionStep(walk, at, step);
+  if (step.kind === 'tool') lintToolStep(walk, at, step);
   if (step.kind !== 'model') return;
   const schema = step.output_schema;
   if (schema === undefined) walk.warn([...at, 'output_schema'], 'output_schema_missing', 'a model step should declare the output_schema its answer must satisfy');
+  else if (isJsonObject(schema)) lintRequiredDeclared(walk, [...at, 'output_schema'], schema);
   const threshold = isJsonObject(step.escalate) ? step.escalate.when_confidence_below : undefined;
   if (isJsonNumber(threshold) && (Number(threshold) < 0 || Number(threshold) > 1)) {
     walk.warn([...at, 'escalate', 'when_confidence_below'], 'confidence_threshold_range', 'when_confidence_below should be between 0 and 1');
@@ -487,6 +492,38 @@ function lintStep(walk: Walk, at: string[], step: JsonObject, prompts: JsonObjec
   for (const v of schemaViolations(mock[prompt]!, schema, { opaque: isTemplated })) {
     const path = ['mock', prompt, ...(v.path === '' ? [] : v.path.split('.'))];
     walk.warn(path, 'mock_output_invalid', `the mock output does not satisfy the output_schema of step ${String(step.id)}: ${v.path || 'the output'} ${v.message}`);
+  }
+}
+
+function lintActionStep(walk: Walk, at: string[], step: JsonObject): void {
+  const action = step.action;
+  if (!isJsonObject(action)) return;
+  if (action.kind === '') walk.warn([...at, 'action', 'kind'], 'action_kind_empty', 'action.kind should name the kind of action: policies match on it');
+  if (action.writes_to_system_of_record !== undefined && typeof action.writes_to_system_of_record !== 'boolean') {
+    walk.warn([...at, 'action', 'writes_to_system_of_record'], 'writes_to_system_of_record_not_boolean', 'writes_to_system_of_record should be a boolean');
+  }
+}
+
+function lintToolStep(walk: Walk, at: string[], step: JsonObject): void {
+  const key = step.idempotency_key;
+  if (key === '') walk.warn([...at, 'idempotency_key'], 'idempotency_key_empty', 'idempotency_key should not be empty: every call would share one key');
+  else if (isRefObject(key)) walk.warn([...at, 'idempotency_key'], 'idempotency_key_ref', 'idempotency_key should be a templated string: the acceptance validator refuses a {"$ref"}');
+  if (step.scope === null) walk.warn([...at, 'scope'], 'scope_null', 'scope should be a string or left out, not null');
+  if (step.args === undefined) walk.warn([...at, 'args'], 'args_missing', 'args should be stated (an empty object when the tool takes none)');
+  const compensation = step.compensation;
+  if (isJsonObject(compensation) && compensation.args === undefined) {
+    walk.warn([...at, 'compensation', 'args'], 'compensation_args_missing', 'compensation.args should be stated (an empty object when the tool takes none)');
+  }
+}
+
+/**
+ * `required` entries of an output_schema that its `properties` do not declare (as the acceptance validator
+ * checks input_schema): an answer could never satisfy the schema as meant. Other shape problems of an
+ * output schema are the schema checker's.
+ */
+function lintRequiredDeclared(walk: Walk, at: string[], schema: JsonObject): void {
+  for (const problem of schemaShapeProblems(schema)) {
+    if (problem.path.split('.').pop() === 'required') walk.warn([...at, ...problem.path.split('.')], 'output_schema_required_undeclared', problem.message);
   }
 }
 
@@ -549,7 +586,7 @@ export function validateBundleFiles(files: readonly string[], options: { first?:
   for (const file of files) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularFileSync(file);
     } catch (error) {
       const problem: BundleError = { code: 'usage', rule: 'file_unreadable', severity: 'error', message: `cannot read ${file}: ${(error as Error).message}`, details: { path: '' }, pointer: '', file };
       out.errors.push(problem);

@@ -25,8 +25,9 @@ function entries(source: string, list: readonly Entry[]): CodeInfo[] {
 /** Problems found while reading files and resolving packages (src/load/). */
 const LOAD_CODES = entries('load', [
   ['read_failed', 'error', 'A file cannot be read (missing, a directory, no permission).'],
-  ['invalid_yaml', 'error', 'Not YAML 1.2 as packages use it: syntax, several documents, non-JSON tags or values (.inf, !!binary), duplicate keys, recursive or runaway aliases.', 'core'],
-  ['invalid_json', 'error', 'Not JSON: syntax, a duplicate key, a non-finite number, a lone surrogate, not UTF-8.'],
+  ['file_refused', 'error', 'A file is not a regular file (a named pipe would block the reader), or a symlink in a package points outside it.'],
+  ['invalid_yaml', 'error', "Not YAML 1.2 as packages use it: syntax, several documents, non-JSON tags or values (.inf, !!binary), duplicate keys, recursive or runaway aliases, a NUL, over the core's limits (4 000 000 characters, nesting 100).", 'core'],
+  ['invalid_json', 'error', "Not JSON: syntax, a duplicate key, a non-finite number, a lone surrogate, not UTF-8, a NUL, over the core's limits (4 000 000 characters, nesting 100)."],
   ['invalid_document', 'error', 'A file is not the wrapper {apiVersion: taimen.ai/v1, kind, key, spec}, package.yaml is not kind: Package, or the key of a Process or Calendar is not ^[a-z0-9][a-z0-9_-]{0,62}$ — the core refuses the package.', 'core'],
   ['unknown_kind', 'error', 'An object file has a kind that is neither a catalog kind nor View/Component (KnowledgePack is package-sdk\'s own: it never reaches the core, the knowledge section of plan registers it).', 'core'],
   ['installation_invalid', 'error', 'The --install file is not kind: Installation.'],

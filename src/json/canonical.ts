@@ -11,7 +11,7 @@
  *   serde_json 1.0.151 prints the value it read — which depends on the lexeme, hence the lossless reader.
  *   It is not RFC 8785: `1250.0` stays `1250.0`, `1e16` becomes `1e+16`.
  */
-import { JsonNumber, type JsonValue } from './parse.js';
+import { JsonNumber, type JsonValue, serdeF64 } from './parse.js';
 
 // ---------------------------------------------------------------- the package-sdk form
 
@@ -132,14 +132,16 @@ export function kernosCanonicalBytes(value: JsonValue): Uint8Array {
   return new TextEncoder().encode(kernosCanonicalJson(value));
 }
 
-/** serde_json keeps integer lexemes that fit i64/u64 exact and reads every other number as f64. */
+/** serde_json keeps integer lexemes that fit i64/u64 exact and reads every other number as f64, its own way. */
 function formatLexeme(lexeme: string): string {
   if (!/[.eE]/.test(lexeme)) {
     const n = BigInt(lexeme);
     const negativeZero = lexeme.startsWith('-') && n === 0n;
     if (!negativeZero && n >= I64_MIN && n <= U64_MAX) return n.toString();
   }
-  return formatFloat(Number(lexeme));
+  const value = serdeF64(lexeme);
+  if (value === undefined) throw new RangeError(`${lexeme} is out of the range serde_json reads`);
+  return formatFloat(value);
 }
 
 /** A number computed at run time (not read from a text): integers print as integers. */

@@ -6,8 +6,10 @@
  * hashes, kernos's bundle signatures) print integral floats apart from integers. So numbers stay their lexeme
  * (`JsonNumber`) and every value's place is kept by JSON Pointer.
  *
- * Two readings differ only in what they accept: package files refuse a repeated key and allow deep nesting;
- * bundles read as serde_json does (`SERDE_JSON`: the last of two equal keys wins, nesting at most 128 deep).
+ * Two readings differ only in what they accept: package files allow deep nesting; bundles, signatures and key
+ * files read as kernos's serde_json does (`SERDE_JSON`: nesting at most 127 deep, numbers out of its range
+ * refused). Both refuse a repeated key: serde_json keeps the last, another reader the first, and a bundle whose
+ * two readings differ is not the bundle that was signed.
  */
 import { childPointer } from './pointer.js';
 
@@ -50,16 +52,19 @@ export interface ParsedJson {
 }
 
 export interface JsonReading {
-  /** What a repeated key of an object does: refused, or the last one wins (serde_json). */
-  duplicateKeys: 'refuse' | 'last';
   /** The deepest nesting of objects and arrays accepted. */
   maxDepth: number;
+  /** Refuse numbers serde_json cannot read (`1e308` scaled past f64, as `serdeF64` computes it). */
+  serdeNumbers: boolean;
 }
 
-/** Package files: a repeated key is a mistake to report, and nesting is bounded only against runaway input. */
-export const PACKAGE_JSON: JsonReading = { duplicateKeys: 'refuse', maxDepth: 5000 };
-/** Bundles, as kernos reads them with serde_json: the last of two equal keys wins, nesting at most 128 deep. */
-export const SERDE_JSON: JsonReading = { duplicateKeys: 'last', maxDepth: 128 };
+/** Package files: nesting is bounded only against runaway input. */
+export const PACKAGE_JSON: JsonReading = { maxDepth: 5000, serdeNumbers: false };
+/**
+ * Bundles, signatures and key files, as kernos reads them with serde_json: its recursion limit of 128 fails
+ * on the 128th level, so at most 127; numbers as serde_json reads them.
+ */
+export const SERDE_JSON: JsonReading = { maxDepth: 127, serdeNumbers: true };
 
 export class JsonSyntaxError extends Error {
   constructor(
@@ -142,6 +147,7 @@ class Reader {
     const start = this.at;
     this.at += number[0].length;
     if (!Number.isFinite(Number(number[0]))) this.fail(`${number[0]} is not a finite number`, start, this.at, pointer);
+    if (this.reading.serdeNumbers && serdeF64(number[0]) === undefined) this.fail(`${number[0]} is out of the range serde_json reads (it cannot scale it to a finite f64)`, start, this.at, pointer);
     return new JsonNumber(number[0]);
   }
 
@@ -164,7 +170,7 @@ class Reader {
       const key = this.string(pointer);
       const keyEnd = this.at;
       const child = childPointer(pointer, key);
-      if (seen.has(key) && this.reading.duplicateKeys === 'refuse') this.fail(`duplicate key '${key}'`, keyStart, keyEnd, child);
+      if (seen.has(key)) this.fail(`duplicate key '${key}'`, keyStart, keyEnd, child);
       seen.add(key);
       this.skipSpace();
       this.expect(':');
@@ -268,6 +274,85 @@ class Reader {
   private fail(reason: string, start = this.at, end = Math.min(this.at + 1, this.text.length), pointer = ''): never {
     const { line, column } = lineColumn(this.text, start);
     throw new JsonSyntaxError(reason, start, end, line, column, pointer);
+  }
+}
+
+const U64_MAX = 2n ** 64n - 1n;
+const SERDE_NUMBER = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([-+]?)([0-9]+))?$/;
+
+/**
+ * The f64 serde_json (without `float_roundtrip`, as kernos builds it) reads from a float lexeme, or undefined
+ * where it refuses the number as out of range. It is not always the nearest f64 — `1e-23` reads as
+ * `1.0000000000000001e-23` —, and the canonical bytes a signature covers print that value: the digits
+ * accumulate in a u64 (further digits only scale the exponent), then one multiplication or division by a
+ * power of ten from a table of `1e0`…`1e308`, as in serde_json's `f64_from_parts`.
+ */
+export function serdeF64(lexeme: string): number | undefined {
+  const match = SERDE_NUMBER.exec(lexeme);
+  if (match === null) throw new TypeError(`${lexeme} is not a JSON number`);
+  const [, sign, whole, fraction, exponentSign, exponentDigits] = match as unknown as [string, string, string, string | undefined, string, string | undefined];
+  const digits = new SerdeDigits();
+  for (const digit of whole) digits.wholeDigit(digit);
+  if (fraction !== undefined) {
+    digits.overflowed = false; // serde_json's parse_decimal tries every fraction digit afresh
+    for (const digit of fraction) digits.fractionDigit(digit);
+  }
+  let exponent = digits.exponent;
+  if (exponentDigits !== undefined) {
+    const significant = exponentDigits.replace(/^0+/, '');
+    const written = significant.length > 10 ? Infinity : Number(significant);
+    if (written > 2 ** 31 - 1) {
+      // The exponent overflows i32: infinity is an error, anything else is zero.
+      if (digits.significand !== 0n && exponentSign !== '-') return undefined;
+      return sign === '-' ? -0 : 0;
+    }
+    exponent = Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, exponent + (exponentSign === '-' ? -written : written)));
+  }
+  const magnitude = scaledByPowerOfTen(Number(digits.significand), exponent);
+  if (magnitude === undefined) return undefined;
+  return sign === '-' ? -magnitude : magnitude;
+}
+
+/** The u64 significand and decimal exponent serde_json accumulates while it reads digits. */
+class SerdeDigits {
+  significand = 0n;
+  exponent = 0;
+  overflowed = false;
+
+  wholeDigit(digit: string): void {
+    if (!this.overflowed && !this.wouldOverflow(digit)) this.significand = this.significand * 10n + BigInt(digit);
+    else {
+      this.overflowed = true; // the rest of the integer part only scales
+      this.exponent++;
+    }
+  }
+
+  fractionDigit(digit: string): void {
+    if (this.overflowed || this.wouldOverflow(digit)) {
+      this.overflowed = true; // further digits are ignored
+      return;
+    }
+    this.significand = this.significand * 10n + BigInt(digit);
+    this.exponent--;
+  }
+
+  private wouldOverflow(digit: string): boolean {
+    return this.significand * 10n + BigInt(digit) > U64_MAX;
+  }
+}
+
+function scaledByPowerOfTen(significand: number, exponent: number): number | undefined {
+  let f = significand;
+  for (let e = exponent; ; e += 308) {
+    if (Math.abs(e) <= 308) {
+      const power = Number(`1e${Math.abs(e)}`);
+      if (e < 0) return f / power;
+      f *= power;
+      return Number.isFinite(f) ? f : undefined;
+    }
+    if (f === 0) return f;
+    if (e >= 0) return undefined;
+    f /= 1e308;
   }
 }
 

@@ -13,6 +13,7 @@
  * | unknown_kind         | error    | an object file's kind is neither a catalog kind nor View/Component          |
  * | package_key_mismatch | error    | the manifest key differs from the real directory name or from the key the   |
  * |                      |          | installation gives the package                                              |
+ * | file_refused         | error    | a symlink that points outside the package, a named pipe or a device          |
  * | unresolved_data_ref  | error    | a Process `spec.data: {$ref}` points outside the package, at no file, at a   |
  * |                      |          | file that does not load, or at something other than a JSON Schema object    |
  * | invalid_yaml, invalid_json, read_failed | error | see yaml.ts, json.ts, source.ts                             |
@@ -27,6 +28,7 @@ import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';
 import { childPointer } from '../json/pointer.js';
 import { loadSourceFile, reason } from './source.js';
+import { notRegularReason } from '../fs/read.js';
 import { isRecord } from '../json/guards.js';
 
 export const API_VERSION = 'taimen.ai/v1';
@@ -142,24 +144,36 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
     for (const entry of entries) {
       const segments = [...prefix, entry.name];
       const full = join(dir, entry.name);
-      let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        const target = await stat(full).catch(() => undefined);
-        isFile = target?.isFile() ?? false;
-        isDir = false; // symlinked folders are not followed, so a link cannot loop
-      }
+      const isDir = entry.isDirectory(); // symlinked folders are not followed, so a link cannot loop
       if (isDir) {
         if (prefix.length === 0 && (SKIPPED_FOLDERS.has(entry.name) || entry.name === '.git')) continue;
         await walk(full, segments);
-      } else if (isFile && isPackageFile(segments) && !(prefix.length === 0 && entry.name === MANIFEST)) {
-        if (segments[0] === 'tests' && !TEST_FILE.test(entry.name)) continue;
-        out.push(segments.join('/'));
+        continue;
       }
+      if (!isPackageFile(segments) || (prefix.length === 0 && entry.name === MANIFEST)) continue;
+      if (segments[0] === 'tests' && !TEST_FILE.test(entry.name)) continue;
+      const refusal = entry.isFile() ? undefined : await refusedEntry(root, full);
+      if (refusal === undefined) out.push(segments.join('/'));
+      else if (refusal !== '') findings.push(loadError('file_refused', show(full), { line: 1, column: 1 }, '', refusal));
     }
   };
   await walk(root, []);
   return out.sort(comparePaths);
+}
+
+/**
+ * Why a package entry that is a symbolic link or a special file is not read ('' for a link to a directory,
+ * which is not followed), or undefined when it may be: a symlink may point only at a regular file inside the
+ * package — as git sources allow no symlink at all — so that a link
+ * to /etc/passwd never reaches a code frame; a named pipe would block the reader.
+ */
+async function refusedEntry(root: string, full: string): Promise<string | undefined> {
+  const info = await stat(full).catch(() => undefined);
+  if (info === undefined) return 'a symbolic link to nothing: its target does not exist';
+  if (info.isDirectory()) return '';
+  const real = await realpath(full).catch(() => full);
+  if (!isInside(root, real)) return 'a symbolic link that points outside the package: package files are read only from inside the package';
+  return notRegularReason(info);
 }
 
 /**

@@ -1,13 +1,18 @@
 /**
- * Reading a file into a document: UTF-8 text, then the YAML or JSON loader by extension.
+ * Reading a file into a document: UTF-8 text, then the YAML or JSON loader by extension. The core's limits
+ * on source (compat-core-validators §0.1) are applied before parsing, so an oversized file costs no parse.
  *
- * | code         | severity | when                                              |
- * |--------------|----------|---------------------------------------------------|
- * | invalid_yaml | error    | a `.yaml` file that is not UTF-8                  |
- * | invalid_json | error    | a `.json` file that is not UTF-8                  |
- * | read_failed  | error    | the file cannot be read (missing, a directory, …) |
+ * | code         | severity | when                                                                             |
+ * |--------------|----------|----------------------------------------------------------------------------------|
+ * | invalid_yaml | error    | a `.yaml` file that is not UTF-8 text, holds a NUL, is over 4 000 000 characters |
+ * |              |          | or nested over 100 levels                                                        |
+ * | invalid_json | error    | the same of a `.json` file                                                       |
+ * | read_failed  | error    | the file cannot be read (missing, a directory, …)                                |
+ * | file_refused | error    | not a regular file (a named pipe would block the reader, a device never ends)    |
  */
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { notRegularReason } from '../fs/read.js';
 import type { LoadResult } from './load-finding.js';
 import { parseJson } from './json.js';
 import { lineStartsOf, loadError, positionAt } from './load-finding.js';
@@ -27,11 +32,28 @@ export async function loadSourceFile(path: string, file: string): Promise<LoadRe
   if (known) return known;
   let bytes: Uint8Array;
   try {
+    const info = await stat(path);
+    if (!info.isFile()) return { findings: [notRegular(file, info)] };
+    // UTF-8 takes at most 4 bytes a character: a larger file is over the limit without reading it.
+    if (info.size > SOURCE_CHARACTER_LIMIT * 4) return { findings: [tooLarge(file, `${info.size} bytes`)] };
     bytes = await readFile(path);
   } catch (error) {
     return { findings: [loadError('read_failed', file, { line: 1, column: 1 }, '', `cannot read the file: ${reason(error)}`)] };
   }
+  await nextParseTurn();
   return cache ? cache.load(bytes, file, () => parseSource(bytes, file), path) : parseSource(bytes, file);
+}
+
+/** The turn of the last file queued to be parsed. */
+let parseTurn: Promise<void> = Promise.resolve();
+
+/**
+ * Files read together would be parsed back to back as their reads complete; one parse per turn of the event
+ * loop instead lets the local core answer other requests (a health check) between two files of a large package.
+ */
+function nextParseTurn(): Promise<void> {
+  parseTurn = parseTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  return parseTurn;
 }
 
 /** Decodes and parses `bytes` as the file `file`. */
@@ -46,7 +68,46 @@ export function parseSource(bytes: Uint8Array, file: string): LoadResult {
     const at = positionAt(lineStartsOf(lenient), Math.max(0, lenient.indexOf('\uFFFD')));
     return { findings: [loadError(code, file, at, '', 'the file is not UTF-8 text')] };
   }
-  return json ? parseJson(text, file) : parseYaml(text, file);
+  return parseSourceText(text, file);
+}
+
+/** Parses the text of `file` (YAML, or JSON by its name) within the core's limits on source. */
+export function parseSourceText(text: string, file: string): LoadResult {
+  const code = file.endsWith('.json') ? 'invalid_json' : 'invalid_yaml';
+  if (text.length > SOURCE_CHARACTER_LIMIT) return { findings: [tooLarge(file, `${text.length} characters`, code)] };
+  const nul = text.indexOf('\0');
+  if (nul !== -1) {
+    return { findings: [loadError(code, file, positionAt(lineStartsOf(text), nul), '', 'the file holds a NUL character (U+0000): it is not text')] };
+  }
+  const result = code === 'invalid_json' ? parseJson(text, file) : parseYaml(text, file);
+  const depth = result.document === undefined ? 0 : nestingDepth(result.document.value);
+  if (depth > NESTING_LIMIT) {
+    return { findings: [loadError(code, file, { line: 1, column: 1 }, '', `the document is nested ${depth} levels deep, over the core's limit of ${NESTING_LIMIT}`)] };
+  }
+  return result;
+}
+
+/** The core's limit on the source text of a package (compat-core-validators §0.1), checked here file by file. */
+export const SOURCE_CHARACTER_LIMIT = 4_000_000;
+/** The core's limit on the nesting of one document's mappings and sequences. */
+export const NESTING_LIMIT = 100;
+
+function tooLarge(file: string, size: string, code = file.endsWith('.json') ? 'invalid_json' : 'invalid_yaml') {
+  return loadError(code, file, { line: 1, column: 1 }, '', `the file has ${size}, over the core's limit of ${SOURCE_CHARACTER_LIMIT} characters of source per package`,
+    'split the data over several packages, or keep large data out of package files');
+}
+
+function notRegular(file: string, info: Stats) {
+  if (info.isDirectory()) return loadError('read_failed', file, { line: 1, column: 1 }, '', 'cannot read the file: it is a directory');
+  return loadError('file_refused', file, { line: 1, column: 1 }, '', notRegularReason(info)!);
+}
+
+/** Levels of nested mappings and sequences; a scalar is 0. */
+function nestingDepth(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let deepest = 0;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) deepest = Math.max(deepest, nestingDepth(item));
+  return deepest + 1;
 }
 
 /** The system's reason for an I/O error, without the stack. */

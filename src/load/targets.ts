@@ -91,6 +91,12 @@ async function addDefaultPackages(set: PackageSet, cwd: string, findings: Findin
   for (const dir of dirs) await set.addDir(dir, [packagesDir]);
 }
 
+function describeValue(value: unknown): string {
+  if (value === null) return 'no document (it is empty or null)';
+  if (Array.isArray(value)) return 'a sequence';
+  return `a ${typeof value === 'string' ? 'string' : 'scalar'}`;
+}
+
 async function loadLooseFile(cwd: string, path: string, findings: Finding[]): Promise<LooseFile[]> {
   const file = displayPath(cwd, path);
   const result = await loadSourceFile(path, file);
@@ -98,6 +104,11 @@ async function loadLooseFile(cwd: string, path: string, findings: Finding[]): Pr
   const document = result.document;
   if (document === undefined) return [];
   const value = document.value;
+  if (!isRecord(value)) {
+    findings.push(loadError('invalid_document', file, document.locate(''), '', `the file holds ${describeValue(value)}; a package file is a mapping`,
+      'an object file is {apiVersion: taimen.ai/v1, kind, key, spec}; a test file is a mapping too'));
+    return [];
+  }
   const role = /\.test\.ya?ml$/.test(file) ? 'test' : isRecord(value) && 'apiVersion' in value && 'kind' in value ? 'object' : 'document';
   return [{ role, file, document }];
 }

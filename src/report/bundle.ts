@@ -8,6 +8,7 @@ import type { Paint } from './paint.js';
 import { renderFinding } from './text.js';
 import { kernosCanonicalJson } from '../json/canonical.js';
 import type { JsonValue } from '../json/parse.js';
+import { jsonText } from '../bundle/json-text.js';
 import type { RunTrace, StepTrace } from '../bundle/run.js';
 import type { BundleError, FilesValidation } from '../bundle/validate.js';
 
@@ -17,6 +18,7 @@ function asFinding(error: BundleError): Finding {
   return {
     code: error.rule, severity: error.severity, message: aboutTheFile ? error.message : `${at}: ${error.message}`, file: error.file ?? '-', path: error.pointer,
     line: error.line ?? 1, column: error.column ?? 1,
+    ...(error.hint === undefined ? {} : { hint: error.hint }),
     ...(error.endLine === undefined ? {} : { endLine: error.endLine, endColumn: error.endColumn }),
   };
 }
@@ -62,6 +64,18 @@ export function renderObject(object: Record<string, unknown>): string {
   return Object.entries(object)
     .map(([k, v]) => `${k.padEnd(width)}  ${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join('\n');
+}
+
+/**
+ * A stored bundle (`bundle show`): aligned `key  value` lines; on a terminal, the bundle and its signature
+ * pretty-printed below their key, elsewhere one compact line each for scripts. Numbers keep their lexemes.
+ */
+export function renderStoredBundle(stored: Record<string, unknown>, terminal: boolean): string {
+  if (!terminal) return renderObject(Object.fromEntries(Object.entries(stored).map(([name, value]) => [name, typeof value === 'string' ? value : jsonText(value)])));
+  const scalars = Object.entries(stored).filter(([, value]) => value === null || typeof value !== 'object');
+  const nested = Object.entries(stored).filter(([, value]) => value !== null && typeof value === 'object');
+  const top = renderObject(Object.fromEntries(scalars.map(([name, value]) => [name, typeof value === 'string' ? value : jsonText(value)])));
+  return [top, ...nested.map(([name, value]) => `${name}\n${jsonText(value, 2).replace(/^/gm, '  ')}`)].join('\n');
 }
 
 /** An array of objects as a table with the given columns. */

@@ -1,5 +1,6 @@
 import type { Finding } from '../model/finding.js';
 import type { Paint } from './paint.js';
+import { redactCredentials } from '../sources/source.js';
 
 /** Lines of context above and below the reported line in a code frame. */
 const CONTEXT = 2;
@@ -34,7 +35,7 @@ function codeFrame(finding: Finding, source: string, paint: Paint): string[] {
   const mark = finding.severity === 'error' ? paint.error : finding.severity === 'warning' ? paint.warning : paint.dim;
   const out: string[] = [];
   for (let n = first; n <= last; n++) {
-    const text = lines[n - 1] ?? '';
+    const text = redactCredentials(lines[n - 1] ?? ''); // a frame shows a URL, never its password
     const here = n === finding.line;
     out.push(`${here ? mark('>') : ' '} ${String(n).padStart(gutter)} | ${text}`);
     if (here) {

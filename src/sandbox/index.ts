@@ -83,6 +83,8 @@ export async function runTests(options: TestOptions = {}): Promise<{ report: Tes
     const blocked = broken.has(pkg.key) || pkg.requires.some((r) => broken.has(r.package));
     for (const test of pkg.tests) candidates.push({ document: test.document, file: test.file, pkg: pkg.key, catalog: () => (catalog ??= Catalog.forPackage(workspace, pkg.key)), blocked });
   }
+  // Objects given beside test files are their catalog; given alone, there is nothing to run.
+  if (workspace.files.length > 0 && !workspace.files.some((f) => f.role === 'test')) throw new NotATestFile(workspace.files.map((f) => f.file));
   let looseCatalog: Catalog | undefined;
   for (const file of workspace.files.filter((f) => f.role === 'test')) {
     candidates.push({ document: file.document, file: file.file, catalog: () => (looseCatalog ??= catalogOfLooseFiles(workspace)), blocked: broken.has('') });
@@ -119,6 +121,18 @@ export class NoTestSelected extends Error {
   constructor(test: string, names: readonly string[]) {
     super(`no test is named '${test}' (by its name, file name or path)${names.length === 0 ? ': there are no tests' : `; the tests are: ${names.map((name) => `'${name}'`).join(', ')}`}`);
     this.details = { test, tests: [...names] };
+  }
+}
+
+/** File targets of `test` of which none is a scenario: running nothing and saying `0 passed` would hide the mistake. */
+export class NotATestFile extends Error {
+  readonly code = 'not_a_test_file';
+  readonly exitCode = 2;
+  readonly details: { files: string[] };
+
+  constructor(files: readonly string[]) {
+    super(`${files.join(', ')} ${files.length === 1 ? 'is not a test file' : 'are not test files'}: test runs scenarios, files named *.test.yaml, and the tests of packages`);
+    this.details = { files: [...files] };
   }
 }
 

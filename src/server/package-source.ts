@@ -9,8 +9,7 @@
 import { posix } from 'node:path';
 import type { SourceDocument } from '../json/document.js';
 import { isRecord } from '../json/guards.js';
-import { parseJson } from '../load/json.js';
-import { parseYaml } from '../load/yaml.js';
+import { parseSourceText, SOURCE_CHARACTER_LIMIT } from '../load/source.js';
 import type { Finding } from '../model/finding.js';
 import { reduceSchemaErrors } from '../schema/errors.js';
 import { validatorFor } from '../schema/validators.js';
@@ -80,10 +79,17 @@ export async function readPackageSource(files: readonly PackageFile[], workspace
   const source: PackageSource = { key: null, version: null, objects: [], tests: [], testFiles: new Set(), problems: [] };
   const testDocuments: SourceDocument[] = [];
   const seen = new Map<string, string>();
+  const characters = sorted.reduce((sum, file) => sum + file.content.length, 0);
+  if (characters > SOURCE_CHARACTER_LIMIT) {
+    // Refused before any file is parsed, so one request cannot hold the core for long.
+    source.problems.push(problemAt(MANIFEST, null, 'invalid_yaml', '', `the package has ${characters} characters of source, over the core's limit of ${SOURCE_CHARACTER_LIMIT}`));
+    return source;
+  }
   for (const file of sorted) {
     const role = roleOf(file.path);
     if (role === 'none') continue;
     const document = parseFile(file.path, file.content, source.problems);
+    await otherRequestsFirst();
     if (role === 'test') (source.testFiles as Set<string>).add(file.path);
     if (!document) continue;
     if (role === 'manifest') readManifest(document, source);
@@ -104,6 +110,11 @@ export async function readPackageSource(files: readonly PackageFile[], workspace
   return source;
 }
 
+/** Lets the requests that arrived meanwhile (a health check) be answered between two files of a large package. */
+function otherRequestsFirst(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The files in the core's order: their paths sorted as plain strings. */
 export function byPath<T extends { path: string }>(files: readonly T[]): T[] {
   return [...files].sort((a, b) => byText(a.path, b.path));
@@ -122,7 +133,7 @@ function roleOf(path: string): Role {
 }
 
 function parseFile(path: string, content: string, problems: Problem[]): SourceDocument | undefined {
-  const parsed = /\.json$/.test(path) ? parseJson(content, path) : parseYaml(content, path);
+  const parsed = parseSourceText(content, path);
   for (const finding of parsed.findings) problems.push(loadProblem(finding, /\.json$/.test(path) ? 'invalid_json' : 'invalid_yaml'));
   return parsed.document;
 }
@@ -183,7 +194,7 @@ function inlineDataSchema(object: SourceObject, files: ReadonlyMap<string, strin
   if (ref.startsWith('#') || ref.includes('://')) return true;
   const target = posix.normalize(posix.join(posix.dirname(object.file), ref));
   const content = target.startsWith('../') || target.startsWith('/') ? undefined : files.get(target);
-  const parsed = content === undefined ? undefined : (/\.json$/.test(target) ? parseJson(content, target) : /\.ya?ml$/.test(target) ? parseYaml(content, target) : undefined);
+  const parsed = content === undefined ? undefined : (/\.(json|ya?ml)$/.test(target) ? parseSourceText(content, target) : undefined);
   const schema = parsed?.document?.value;
   if (!isRecord(schema)) {
     const why = content === undefined ? 'names no file of the package' : 'is not a YAML or JSON object';

@@ -22,8 +22,13 @@ export { DEFAULT_CORE_VERSION };
 const UNAUTHORIZED_CODE: Record<Api, string> = { core: 'invalid_credentials', admin: 'invalid_credentials', notifications: 'invalid_token', kernos: 'unauthorized' };
 
 
-/** Package files may be up to 1000 × 1 MB; a request beyond this is refused before it is read whole. */
+/** Package files may be up to 1000 × 1 MB; a request beyond this is refused without being kept. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** How much of an oversized body is read and dropped so that the client sees the `413`. */
+const MAX_DRAINED_BYTES = 4 * MAX_BODY_BYTES;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** A UTF-16 surrogate without its other half: what a `\ud800` escape makes, and no Unicode text holds. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export interface CoreServerOptions {
   dataDir: string;
@@ -168,20 +173,29 @@ function decodeParam(text: string): string {
   }
 }
 
+/**
+ * The body as text. One over the limit is answered `413` — after the rest is read and dropped, since a client
+ * still sending would see its connection reset instead of the answer (up to a bound, past which the connection
+ * is cut) — and bytes that are not UTF-8 are `400`, not replaced with U+FFFD and stored.
+ */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new CoreError(413, 'payload_too_large', `the request body is larger than ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size > MAX_DRAINED_BYTES) req.destroy();
+      else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else chunks.length = 0; // over the limit: only counted from here
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      if (size > MAX_BODY_BYTES) return reject(new CoreError(413, 'payload_too_large', `the request body is larger than ${MAX_BODY_BYTES} bytes`));
+      try {
+        resolve(STRICT_UTF8.decode(Buffer.concat(chunks)));
+      } catch {
+        reject(new CoreError(400, 'invalid_json', 'the request body is not UTF-8 text'));
+      }
+    });
     req.on('error', reject);
   });
 }
@@ -221,11 +235,32 @@ function isCoreApi(api: Api): boolean {
 
 function parseBody(route: Route, rawBody: string): unknown {
   if (rawBody.trim() === '') return undefined;
+  const details = route.api === 'kernos' ? {} : { route: route.path };
+  let body: unknown;
   try {
-    return JSON.parse(rawBody);
+    body = JSON.parse(rawBody);
   } catch (error) {
-    throw new CoreError(400, 'invalid_json', `the request body is not JSON: ${(error as Error).message}`, route.api === 'kernos' ? {} : { route: route.path });
+    throw new CoreError(400, 'invalid_json', `the request body is not JSON: ${(error as Error).message}`, details);
   }
+  const broken = loneSurrogateAt(body);
+  if (broken !== undefined) throw new CoreError(400, 'invalid_json', `the request body is not Unicode text: a lone surrogate (\\uD800–\\uDFFF) at ${broken}`, details);
+  return body;
+}
+
+/** The JSON Pointer of the first key or string holding a lone surrogate, or undefined (without recursion: bodies may nest deep). */
+function loneSurrogateAt(body: unknown): string | undefined {
+  const pending: [unknown, string][] = [[body, '']];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, pointer] = next;
+    if (typeof value === 'string' && LONE_SURROGATE.test(value)) return pointer || '/';
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, item] of Object.entries(value)) {
+      const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (LONE_SURROGATE.test(key)) return at;
+      pending.push([item, at]);
+    }
+  }
+  return undefined;
 }
 
 /** Where the body of a request to one of the core's routes breaks its request model. */

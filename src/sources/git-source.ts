@@ -2,7 +2,7 @@ import { cachedCheckout, extractCheckout } from './checkout.js';
 import { sourceDir, withSourceLock, type SourceLockOptions } from './cache.js';
 import { SourceError } from './errors.js';
 import { GitError, Mirror } from './mirror.js';
-import { transportOf, type GitSource } from './source.js';
+import { redactCredentials as shown, transportOf, type GitSource } from './source.js';
 
 /**
  * The two ways a git source becomes a package directory: `pinSource` (what `lock` does: fetch, resolve the
@@ -77,13 +77,13 @@ export async function materialiseSource(
     }
     if (!(await mirror.hasCommit(locked.commit))) {
       throw new SourceError('commit_missing', `package '${source.key}': commit ${short(locked.commit)} from ` +
-        `the lock is not in ${source.git}`, 'the commit was removed from the repository — lock again: package-sdk lock');
+        `the lock is not in ${shown(source.git)}`, 'the commit was removed from the repository — lock again: package-sdk lock');
     }
     const cached = await cachedCheckout(dir, locked.commit, source.path, locked.contentHash);
     if (cached) return { dir: cached, warnings };
     const checkout = await extractCheckout(dir, mirror, locked.commit, source.path, where(source, locked.commit));
     if (checkout.contentHash !== locked.contentHash) {
-      throw new SourceError('content_mismatch', `package '${source.key}': content of ${source.git} at ` +
+      throw new SourceError('content_mismatch', `package '${source.key}': content of ${shown(source.git)} at ` +
         `${short(locked.commit)} (${checkout.contentHash.slice(0, 19)}…) does not match the lock ` +
         `(${locked.contentHash.slice(0, 19)}…)`, 'check the source, and lock again (package-sdk lock) if the content is accepted');
     }
@@ -93,7 +93,7 @@ export async function materialiseSource(
 
 async function openMirror(dir: string, source: GitSource): Promise<Mirror> {
   const transport = transportOf(source.git);
-  if (transport === undefined) throw new SourceError('git_url_invalid', `git source '${source.git}' is not a valid URL`);
+  if (transport === undefined) throw new SourceError('git_url_invalid', `git source '${shown(source.git)}' is not a valid URL`);
   try {
     return await Mirror.open(dir, source.git, transport);
   } catch (error) {
@@ -119,10 +119,10 @@ async function fetchOrFallBack(
   } catch (error) {
     if (!(error instanceof GitError) || error.message === 'git sources need git in PATH') throw asSourceError(error, source);
     if (await mirror.hasCommit(commit)) {
-      return { warning: { code: 'source_unavailable', message: `source ${source.git} of package '${source.key}' is ` +
+      return { warning: { code: 'source_unavailable', message: `source ${shown(source.git)} of package '${source.key}' is ` +
         `unavailable — content ${short(commit)} from the cache` } };
     }
-    throw new SourceError('source_unavailable', `package '${source.key}': source ${source.git} is unavailable and ` +
+    throw new SourceError('source_unavailable', `package '${source.key}': source ${shown(source.git)} is unavailable and ` +
       `commit ${short(commit)} from the lock is not in the cache — ${error.message}`);
   }
 }
@@ -133,7 +133,7 @@ async function tagMoved(mirror: Mirror, source: GitSource, locked: string): Prom
   const where = now === undefined ? 'no longer exists' : `points to ${short(now)}`;
   return {
     code: 'tag_moved',
-    message: `package '${source.key}': tag ${source.ref} in ${source.git} ${where}, but the lock has ` +
+    message: `package '${source.key}': tag ${source.ref} in ${shown(source.git)} ${where}, but the lock has ` +
       `${short(locked)}: content under the same tag was replaced`,
     hint: 'check the source, and lock again (package-sdk lock) if the new content is accepted',
   };
@@ -141,7 +141,7 @@ async function tagMoved(mirror: Mirror, source: GitSource, locked: string): Prom
 
 function noSuchTag(source: GitSource): SourceError {
   const looksLikeCommit = /^[0-9a-f]{7,40}$/.test(source.ref);
-  return new SourceError('tag_not_found', `${source.git}: no tag '${source.ref}' — the ref of a git source is a ` +
+  return new SourceError('tag_not_found', `${shown(source.git)}: no tag '${source.ref}' — the ref of a git source is a ` +
     'tag only (refs/tags/<ref>), branches and commits are not accepted',
   looksLikeCommit
     ? `'${source.ref}' looks like a commit id: tag that commit (git tag v1.0.0 ${source.ref}), push the tag and name it in ref`
@@ -152,11 +152,11 @@ function asSourceError(error: unknown, source: GitSource): SourceError {
   if (error instanceof SourceError) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (message === 'git sources need git in PATH') return new SourceError('git_missing', message);
-  return new SourceError('source_unavailable', `package '${source.key}': ${source.git}: ${message}`);
+  return new SourceError('source_unavailable', `package '${source.key}': ${shown(source.git)}: ${message}`);
 }
 
 function where(source: GitSource, commit: string): string {
-  return `package '${source.key}' in ${source.git} at ${short(commit)}${source.path ? ` in ${source.path}` : ''}`;
+  return `package '${source.key}' in ${shown(source.git)} at ${short(commit)}${source.path ? ` in ${source.path}` : ''}`;
 }
 
 function short(commit: string): string {

@@ -3,7 +3,7 @@ import type { Finding, Severity } from '../model/finding.js';
 import { SourceError } from './errors.js';
 import { materialiseSource, pinSource, type PinnedSource, type SourceOptions } from './git-source.js';
 import { isGitLockSource, orderedSource, type LockEntry, type LockSource } from './lock-file.js';
-import { sourceProblems, type GitSource } from './source.js';
+import { redactCredentials, sourceProblems, type GitSource } from './source.js';
 import { cacheRoot } from './cache.js';
 
 /**
@@ -125,7 +125,7 @@ function lockedOf(
 ): { commit: string; contentHash: string } | { code: string; message: string; hint?: string } {
   const fix = `package-sdk lock --install ${installFile ?? '<installation file>'}`;
   if (entry === undefined || entry.commit === undefined) {
-    return { code: 'lock_required', message: `package '${source.key}' from git (${source.git} ${source.ref}) is not locked`,
+    return { code: 'lock_required', message: `package '${source.key}' from git (${redactCredentials(source.git)} ${source.ref}) is not locked`,
       hint: `pin the sources: ${fix}` };
   }
   const wanted = orderedSource(source);

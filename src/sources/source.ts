@@ -24,6 +24,20 @@ const FILE_URL = /^file:\/\/\/[^\s@]*[^\s@/]$/;
 const REF = /^[A-Za-z0-9_][A-Za-z0-9._+/-]*$/;
 const SUBDIR = /^[A-Za-z0-9_][A-Za-z0-9._-]*(\/[A-Za-z0-9_][A-Za-z0-9._-]*)*$/;
 
+/** `scheme://userinfo@`: a user name, a `user:password` or a bare token before the host. */
+const URL_CREDENTIALS = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s/@]+)@/g;
+
+/**
+ * `text` with every credential of a URL in it replaced by `***` (`https://user:***@host`, `https://***@host`
+ * for a bare token): a URL is shown in messages and code frames, its secret never.
+ */
+export function redactCredentials(text: string): string {
+  return text.replace(URL_CREDENTIALS, (_, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return `${scheme}${colon === -1 ? '***' : `${userinfo.slice(0, colon)}:***`}@`;
+  });
+}
+
 export function transportOf(url: string): Transport | undefined {
   if (REMOTE_URL.test(url)) return url.startsWith('https://') ? 'https' : 'ssh';
   if (LOOPBACK_HTTP_URL.test(url)) return 'http';
@@ -61,7 +75,7 @@ export function sourceProblems(source: GitSource): SourceProblem[] {
   if (transportOf(source.git) === undefined) {
     problems.push({
       code: 'git_url_invalid', field: 'git',
-      message: `git source '${source.git}': expected https://host/path without credentials in the URL or git@host:path`,
+      message: `git source '${redactCredentials(source.git)}': expected https://host/path without credentials in the URL or git@host:path`,
       hint: 'credentials belong in the git credential helper, not in the installation',
     });
   }

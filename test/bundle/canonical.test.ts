@@ -52,8 +52,20 @@ describe('canonical JSON (compat-kernos §2.1)', () => {
     expect(canonical(`[${lexeme}]`)).toBe(`[${expected}]`);
   });
 
-  it('keeps the last of repeated keys, as serde_json does', () => {
-    expect(canonical('{"a":1,"a":2}')).toBe('{"a":2}');
+  it('refuses repeated keys: serde_json keeps the last, another reader the first, and the two read different bundles', () => {
+    expect(() => canonical('{"a":1,"a":2}')).toThrow(/duplicate key 'a'/);
+    expect(() => canonical('{"x":{"version":"9.9.9","version":"1.0.0"}}')).toThrow(JsonSyntaxError);
+  });
+
+  it.each([
+    ['1e-23', '1.0000000000000001e-23'], ['1.2345678901234567890123', '1.2345678901234567'], ['4.9406564584124654e-324', '5e-324'],
+    ['0e99999999999', '0.0'], ['-1e-99999999999', '-0.0'], ['123456789012345678901234567890', '1.2345678901234568e+29'],
+  ])('reads the float %s as serde_json without float_roundtrip does: %s', (lexeme, expected) => {
+    expect(canonical(`{"v":${lexeme}}`)).toBe(`{"v":${expected}}`);
+  });
+
+  it('refuses a number serde_json finds out of range, with its place', () => {
+    expect(() => canonicalBundleBytes('{"v": 1e99999999999}')).toThrow(/1e99999999999 is (not a finite number|out of the range serde_json reads)/);
   });
 
   it('treats __proto__ as an ordinary key', () => {
@@ -72,8 +84,8 @@ describe('canonical JSON (compat-kernos §2.1)', () => {
     }
   });
 
-  it('refuses nesting deeper than 128, as serde_json does', () => {
-    expect(() => canonicalBundleBytes('['.repeat(129) + ']'.repeat(129))).toThrow(/nested deeper than 128 levels/);
-    expect(canonical('['.repeat(128) + ']'.repeat(128))).toBe('['.repeat(128) + ']'.repeat(128));
+  it('refuses nesting of 128 levels, as the recursion limit of serde_json does', () => {
+    expect(() => canonicalBundleBytes('['.repeat(128) + ']'.repeat(128))).toThrow(/nested deeper than 127 levels/);
+    expect(canonical('['.repeat(127) + ']'.repeat(127))).toBe('['.repeat(127) + ']'.repeat(127));
   });
 });

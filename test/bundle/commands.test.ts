@@ -2,13 +2,15 @@
  * What `bundle sign|verify|validate|run` do between parsing their flags and printing, in process through the
  * library functions the commands call (the built CLI itself is exercised by cli.test.ts).
  */
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Refusal } from '../../src/model/refusal.js';
 import { trustKey } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
-import { renderTrace, renderValidation } from '../../src/report/bundle.js';
+import { renderStoredBundle, renderTrace, renderValidation } from '../../src/report/bundle.js';
+import { parseJson } from '../../src/json/parse.js';
 import { runBundleFile } from '../../src/bundle/run.js';
 import { signatureFileText, signBundleFile, verifyBundleFile } from '../../src/bundle/signature.js';
 import { validateBundleFiles } from '../../src/bundle/validate.js';
@@ -28,6 +30,13 @@ function failureOf(attempt: () => unknown): Refusal {
     return error as Refusal;
   }
   return expect.unreachable('no failure');
+}
+
+/** A temporary file holding `text`. */
+function jsonFile(text: string): string {
+  const file = join(tempDir(), 'input.json');
+  writeFileSync(file, text);
+  return file;
 }
 
 /** A copy of the repair-orders bundle signed with the RFC 8032 key, in a fresh directory. */
@@ -168,10 +177,25 @@ describe('bundle run', () => {
     ['a confidence without a value', { confidence: 'parts' }, '--confidence expects prompt=number pairs separated by commas, got "parts"'],
     ['an input that is not JSON', { input: '{"order_id": ' }, '--input is not valid JSON'],
     ['an input file that is missing', { input: 'no-such-input.json' }, 'input file no-such-input.json does not exist'],
+    ['an input that is an array', { input: '[]' }, '--input must be a JSON object (the workflow\'s input by field), got an array'],
   ])('refuses %s as a usage error (exit 2)', (_, flags, message) => {
     const failure = failureOf(() => runBundleFile({ file: REPAIR_BUNDLE, workflow: 'repair', input: REPAIR_INPUT, tools: REPAIR_TOOLS, ...flags }));
     expect(failure).toMatchObject({ code: 'usage', exitCode: 2 });
     expect(failure.message).toContain(message);
+  });
+
+  it.each([['null', 'got null'], ['"s"', 'got a string'], ['7', 'got a number']])('refuses an input file of %s as a usage error: the input is an object', (text, message) => {
+    const failure = failureOf(() => runBundleFile({ file: REPAIR_BUNDLE, workflow: 'repair', input: jsonFile(text), tools: REPAIR_TOOLS }));
+    expect(failure).toMatchObject({ code: 'usage', exitCode: 2 });
+    expect(failure.message).toContain(message);
+  });
+
+  it.each([['a directory', (dir: string) => dir], ['a name ending in a separator', (dir: string) => `${dir}/keys/`]])('refuses to make keys under %s, which would write hidden .key and .pub files', (_, out) => {
+    const dir = tempDir();
+    const failure = failureOf(() => writeKeyPair(out(dir)));
+    expect(failure).toMatchObject({ code: 'usage', exitCode: 2 });
+    expect(failure.message).toMatch(/--out .* names a directory: give a base name such as .*publisher/);
+    expect(existsSync(join(dir, '.key'))).toBe(false);
   });
 
   it('refuses a tools file that is not a JSON object of results (exit 2)', () => {
@@ -180,4 +204,47 @@ describe('bundle run', () => {
     expect(failureOf(() => runBundleFile({ file: REPAIR_BUNDLE, workflow: 'repair', input: REPAIR_INPUT, tools })))
       .toMatchObject({ code: 'usage', exitCode: 2, message: `--tools ${tools} must be a JSON object of results by tool id` });
   });
+});
+
+describe('bundle show', () => {
+  const stored = () => ({
+    bundle_id: 'bnd_01', name: 'x', version: '0.0.1', department: null,
+    bundle: parseJson('{"format":"kernos.bundle/1","limits":{"total":7250.0}}').value, signature: { algorithm: 'ed25519', key_id: 'k' },
+  });
+
+  it('pretty-prints the bundle and its signature on a terminal, numbers as written', () => {
+    expect(renderStoredBundle(stored(), true)).toBe([
+      'bundle_id   bnd_01', 'name        x', 'version     0.0.1', 'department  null',
+      'bundle', '  {', '    "format": "kernos.bundle/1",', '    "limits": {', '      "total": 7250.0', '    }', '  }',
+      'signature', '  {', '    "algorithm": "ed25519",', '    "key_id": "k"', '  }',
+    ].join('\n'));
+  });
+
+  it('keeps one compact line per field for scripts', () => {
+    expect(renderStoredBundle(stored(), false).split('\n')).toContain('bundle      {"format":"kernos.bundle/1","limits":{"total":7250.0}}');
+  });
+});
+
+describe('a named pipe given as a file', () => {
+  it('is refused by every bundle and key reader without blocking', () => {
+    const fifo = join(tempDir(), 'bundle.json');
+    execFileSync('mkfifo', [fifo]);
+    // A reader that blocks on the pipe would hold this worker forever: a writer comes by after 3 s, so it fails instead.
+    spawn('timeout', ['6', 'sh', '-c', `sleep 3; : > '${fifo}'`], { stdio: 'ignore', detached: true }).unref();
+    const readers: [string, () => unknown][] = [
+      ['validate', () => validateBundleFiles([fifo]).errors[0]?.message],
+      ['sign', () => signBundleFile({ file: fifo, key: join(KEYS, 'rfc8032.key') })],
+      ['trust', () => trustKey(fifo, tempDir())],
+      ['run input', () => runBundleFile({ file: REPAIR_BUNDLE, workflow: 'repair', input: fifo, tools: REPAIR_TOOLS })],
+    ];
+    for (const [name, read] of readers) {
+      let said: string;
+      try {
+        said = String(read());
+      } catch (error) {
+        said = (error as Error).message;
+      }
+      expect(said, name).toContain('a named pipe is not a regular file');
+    }
+  }, 10_000);
 });

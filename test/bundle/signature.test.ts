@@ -39,11 +39,15 @@ describe('signing vectors of the RFC 8032 TEST 1 key (compat-kernos §2.2)', () 
     expect(verifyBundleSignature(repairText(), text, trusted())).toEqual({ ok: true, keyId: RFC_KEY_ID });
   });
 
-  it.each(['rfc8032-pkcs8.pem', 'rfc8032-seed.hex', 'rfc8032-seed.b64'])('reads the same private key from %s, named by the file stem', (file) => {
+  it.each(['rfc8032-pkcs8.pem', 'rfc8032-seed.hex', 'rfc8032-seed.b64url'])('reads the same private key from %s, named by the file stem', (file) => {
     const key = loadSigningKey(join(KEYS, file));
     expect(Buffer.from(key.seed).toString('hex')).toBe(RFC_SEED_HEX);
     expect(Buffer.from(key.publicKey).toString('hex')).toBe(RFC_PUBLIC_HEX);
     expect(key.keyId).toBe(file.slice(0, file.lastIndexOf('.')));
+  });
+
+  it('refuses the seed in padded standard base64, as the control plane decodes it (trimmed of its padding, which that alphabet then requires)', () => {
+    expect(() => loadSigningKey(join(KEYS, 'rfc8032-seed-standard.b64'))).toThrow(/not a key/);
   });
 
   it.each(['rfc8032.pub', 'rfc8032-spki.pem', 'rfc8032.key'])('reads the public key from %s', (file) => {
@@ -87,6 +91,20 @@ describe('verification refusals, in the control plane words', () => {
     expect(verifyBundleSignature(repairText(), JSON.stringify({ ...good, algorithm: 'rsa' }), trusted())).toEqual(refused('unsupported algorithm rsa'));
     const { algorithm: _, ...bare } = good;
     expect(verifyBundleSignature(repairText(), JSON.stringify(bare), trusted()).ok).toBe(true);
+  });
+
+  it('refuses algorithm null, a repeated key and a sha256 that is not the canonical digest', () => {
+    const good = JSON.parse(sign(repairText()));
+    expect(verifyBundleSignature(repairText(), JSON.stringify({ ...good, algorithm: null }), trusted())).toEqual(refused('unsupported algorithm null'));
+    const repeated = JSON.stringify({ ...good, algorithm: 'none' }).replace('{', '{"algorithm":"ed25519",');
+    expect(verifyBundleSignature(repairText(), repeated, trusted())).toMatchObject({ ok: false, code: 'invalid_json', message: expect.stringMatching(/duplicate key 'algorithm'/) });
+    const wrongDigest = JSON.stringify({ ...good, sha256: '0'.repeat(64) });
+    expect(verifyBundleSignature(repairText(), wrongDigest, trusted())).toMatchObject({ ok: false, code: 'bundle_signature_invalid', message: expect.stringMatching(/sha256 .* is not the digest/) });
+  });
+
+  it('refuses a bundle with a repeated key, whose two readings are two bundles', () => {
+    const text = repairText().replace('{', '{"version": "9.9.9",');
+    expect(verifyBundleSignature(text, sign(repairText()), trusted())).toMatchObject({ ok: false, code: 'invalid_json', message: expect.stringMatching(/duplicate key 'version'/) });
   });
 
   // JSON.stringify prints the bundle's 25000.0 as 25000: other canonical bytes (compat-kernos §0.2).
@@ -140,6 +158,13 @@ describe('keys', () => {
     ['{"key_id":"k","public_key":"AAAA"}', /a public key must be 32 bytes, got 3/],
     ['{"key_id":"../evil","public_key":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}', /cannot name a trust-store file/],
     ['{"key_id":"k","algorithm":"rsa","public_key":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}', /unsupported algorithm rsa/],
+    ['{"key_id":"k","public_key":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","public_key":"AAAA"}', /duplicate key 'public_key'/],
+    ['["11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"]', /not a key/],
+    // the control plane's standard-base64 decoder needs its padding, which it trims first
+    ['11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=', /not a key/],
+    ['{"key_id":"k","public_key":"11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="}', /public_key is not hex or base64/],
+    // non-zero trailing bits
+    ['11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURp', /not a valid ed25519 point|not a key/],
     // y = 2 is not the y of any curve point
     ['0200000000000000000000000000000000000000000000000000000000000000', /not a valid ed25519 point/],
   ])('refuses %s as key_invalid', (text, message) => {

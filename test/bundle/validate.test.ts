@@ -34,8 +34,8 @@ const MUTATIONS: [string, (b: Bundle) => void, string][] = [
 const validate = (b: Bundle) => validateBundle(JSON.stringify(b, null, 2), 'spec.json');
 
 describe('the mutation table of compat-kernos §1.5', () => {
-  it('starts from a valid bundle', () => {
-    expect(validate(spec())).toMatchObject({ ok: true, errors: [], warnings: [] });
+  it('starts from a valid bundle, whose {"$ref"} idempotency key only the acceptance validator refuses', () => {
+    expect(validate(spec())).toMatchObject({ ok: true, errors: [], warnings: [{ rule: 'idempotency_key_ref', details: { path: 'workflows.intake.steps.3.idempotency_key' } }] });
   });
 
   it.each(MUTATIONS)('%s → %j', (_, mutate, path) => {
@@ -118,6 +118,12 @@ describe('all errors at once', () => {
 });
 
 describe('warnings (never errors)', () => {
+  /** The spec bundle with the idempotency key the acceptance validator wants: no warning of its own. */
+  const spec = (): Bundle => {
+    const b: Bundle = JSON.parse(specText());
+    steps(b)[3].idempotency_key = '{{input.invoice_id}}';
+    return b;
+  };
   const rules = (b: Bundle) => validate(b).warnings.map((w) => [w.rule, w.details.path]);
 
   it('flags the acceptance validator rules', () => {
@@ -177,6 +183,42 @@ describe('warnings (never errors)', () => {
     expect(validate(b).warnings.map((w) => w.message)).toEqual([
       'template path steps.extract.output.memo names a field that the output of step extract does not declare',
       'template path input.note names a field that input_schema does not declare',
+    ]);
+  });
+});
+
+describe('warnings of the acceptance validator on what the control plane lets pass', () => {
+  const lintFree = (): Bundle => {
+    const b: Bundle = JSON.parse(specText());
+    steps(b)[3].idempotency_key = '{{input.invoice_id}}';
+    return b;
+  };
+  const rules = (b: Bundle) => validate(b).warnings.map((w) => [w.rule, w.details.path]);
+
+  it.each([
+    ['department: null', (b: Bundle) => void (b.department = null), 'department_null', 'department'],
+    ['an empty idempotency_key', (b: Bundle) => void (steps(b)[3].idempotency_key = ''), 'idempotency_key_empty', 'workflows.intake.steps.3.idempotency_key'],
+    ['a {"$ref"} idempotency_key', (b: Bundle) => void (steps(b)[3].idempotency_key = { $ref: 'input.invoice_id' }), 'idempotency_key_ref', 'workflows.intake.steps.3.idempotency_key'],
+    ['scope: null', (b: Bundle) => void (steps(b)[3].scope = null), 'scope_null', 'workflows.intake.steps.3.scope'],
+    ['no args', (b: Bundle) => void delete steps(b)[3].args, 'args_missing', 'workflows.intake.steps.3.args'],
+    ['no compensation.args', (b: Bundle) => void delete steps(b)[3].compensation.args, 'compensation_args_missing', 'workflows.intake.steps.3.compensation.args'],
+    ['action.kind ""', (b: Bundle) => void (steps(b)[2].action.kind = ''), 'action_kind_empty', 'workflows.intake.steps.2.action.kind'],
+    ['output_schema.required naming no property', (b: Bundle) => void steps(b)[0].output_schema.required.push('ghost'), 'output_schema_required_undeclared', 'workflows.intake.steps.0.output_schema.required'],
+  ])('warns of %s, and the bundle stays valid', (_, mutate, rule, path) => {
+    const b = lintFree();
+    expect(rules(b)).toEqual([]);
+    mutate(b);
+    expect(validate(b).ok).toBe(true);
+    expect(rules(b)[0]).toEqual([rule, path]); // a required field the mock lacks is also a mock_output_invalid
+  });
+
+  it('suggests the declared tool or prompt a typo meant', () => {
+    const b = lintFree();
+    steps(b)[3].tool = 'ledger.post_entri';
+    steps(b)[0].prompt = 'extrct';
+    expect(validate(b).errors.map((e) => [e.rule, e.hint])).toEqual([
+      ['prompt_unknown', "did you mean 'extract'?"],
+      ['tool_undeclared', "did you mean 'ledger.post_entry'?"],
     ]);
   });
 });

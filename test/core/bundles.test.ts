@@ -116,6 +116,16 @@ describe('POST /v1/bundles', () => {
     expect((await apply(request(MINIMAL.replace('0.0.1', '0.0.4'), file))).status).toBe(201);
   });
 
+  it('refuses a bundle with a repeated key under the signature of the original: 400 invalid_json, nothing stored', async () => {
+    const original = MINIMAL.replace('0.0.1', '0.19.0');
+    const hidden = original.replace('"version":"0.19.0"', '"version":"9.9.9","version":"0.19.0"');
+    const answer = await apply(request(hidden, publisherKeyFile, original));
+    expect(answer).toMatchObject({ status: 400, body: { error: { code: 'invalid_json', message: expect.stringContaining("duplicate key 'version'") } } });
+    const listed = await core.call('GET', '/v1/bundles');
+    expect(listed.body.map((b: { version: string }) => b.version)).not.toContain('9.9.9');
+    expect(listed.body.map((b: { version: string }) => b.version)).not.toContain('0.19.0');
+  });
+
   it('answers 400 invalid_json for a body without a signature object', async () => {
     const answer = await core.call('POST', '/v1/bundles', { raw: `{"bundle": ${MINIMAL}}` });
     expect(answer.status).toBe(400);

@@ -8,7 +8,9 @@ import { readLock, type LockEntry } from '../../src/sources/lock-file.js';
 import { lock } from '../../src/lock/lock.js';
 import { gitSourceResolver } from '../../src/sources/resolver.js';
 import { loadTargets } from '../../src/load/targets.js';
-import type { GitSource } from '../../src/sources/source.js';
+import { redactCredentials, type GitSource } from '../../src/sources/source.js';
+import { renderFinding } from '../../src/report/text.js';
+import { paintFor } from '../../src/report/paint.js';
 import { installation, manifest, Sandbox, writeFiles, type Repo } from './repos.js';
 
 let sandbox: Sandbox;
@@ -112,6 +114,16 @@ describe('lock over smart HTTP', () => {
     expect(report.findings.map((f) => [f.code, f.path, f.line])).toEqual([
       ['git_url_invalid', '/spec/packages/0/git', 6], ['git_path_invalid', '/spec/packages/0/path', 6]]);
     expect(existsSync(sandbox.cache)).toBe(false);
+  });
+
+  it('never prints the credential of a URL it refuses, in the message or the code frame', async () => {
+    const { install, report } = await lockOf([{ key: 'demo', git: 'https://deploy:s3cret-pass@example.com/repo.git', ref: 'v1' }]);
+    const [finding] = report.findings;
+    expect(finding).toMatchObject({ code: 'git_url_invalid', message: expect.stringContaining('https://deploy:***@example.com/repo.git') });
+    const shown = renderFinding(finding!, await readFile(install, 'utf8'), paintFor({ isTTY: false }));
+    expect(shown).toContain('https://deploy:***@example.com/repo.git');
+    expect(shown).not.toContain('s3cret');
+    expect(redactCredentials('git https://ghp_token123@github.com/a/b.git and http://u:p@h/x')).toBe('git https://***@github.com/a/b.git and http://u:***@h/x');
   });
 
   it('re-pins a force-pushed tag and tells the user it moved', async () => {

@@ -54,6 +54,13 @@ describe('package-sdk test, in process', () => {
     });
   });
 
+  it('refuses a file target that is not a test (exit 2) instead of reporting 0 passed', async () => {
+    const object = join(DEMO, 'task-types/order-check.yaml');
+    await expect(runTestCommand({ cwd: ROOT, paths: [object] })).rejects.toMatchObject({
+      code: 'not_a_test_file', exitCode: 2, message: expect.stringContaining('is not a test file'),
+    });
+  });
+
   it('exits 2 when a target cannot be read', async () => {
     const outcome = await runTestCommand({ cwd: ROOT, paths: [join(ROOT, 'no/such/package')] });
     expect(outcome.exitCode).toBe(2);

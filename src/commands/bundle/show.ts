@@ -3,7 +3,7 @@ import { JsonCommand } from '../../cli/json-command.js';
 import { showBundle, withServer } from '../../bundle/client.js';
 import { jsonText } from '../../bundle/json-text.js';
 import { serverFlags } from '../../cli/bundle-flags.js';
-import { renderObject } from '../../report/bundle.js';
+import { renderStoredBundle } from '../../report/bundle.js';
 import { localCore } from '../../cli/local-core.js';
 
 export default class BundleShow extends JsonCommand {
@@ -16,7 +16,7 @@ export default class BundleShow extends JsonCommand {
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(BundleShow);
     const bundle = await withServer(flags.server, flags.token, (conn) => showBundle(conn, args.id), localCore);
-    if (!this.jsonEnabled()) this.log(renderObject(Object.fromEntries(Object.entries(bundle).map(([name, value]) => [name, typeof value === 'string' ? value : jsonText(value)]))));
+    if (!this.jsonEnabled()) this.log(renderStoredBundle(bundle, process.stdout.isTTY === true));
     return bundle;
   }
 

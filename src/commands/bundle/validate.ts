@@ -17,7 +17,7 @@ export default class BundleValidate extends JsonCommand {
   static override strict = false;
   static override args = { file: Args.string({ required: true, description: 'Bundle files (kernos.bundle/1 JSON).' }) };
   static override flags = {
-    first: Flags.boolean({ summary: "Report only the control plane's first error of each file, in its words." }),
+    first: Flags.boolean({ summary: "Report only the control plane's first error of each file, at its path and in its format (error: bundle is invalid at <path>: <message>)." }),
   };
 
   async run(): Promise<{ ok: boolean; errors: BundleError[]; warnings: BundleError[]; bundles: FileValidation[] }> {

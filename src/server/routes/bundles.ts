@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalBytesOf, loadSigningKey, parseJson, publicKeyJson, readTrustStore, sha256Hex, validateBundle, verifyBundleSignatureValue } from '../../bundle/index.js';
-import type { JsonObject, TrustedKey } from '../../bundle/index.js';
+import { JsonSyntaxError } from '../../bundle/index.js';
+import type { JsonObject, ParsedJson, TrustedKey } from '../../bundle/index.js';
 import { newId as newBundleId, writeKeyPair } from '../../bundle/keys.js';
 import { CoreError } from '../errors.js';
 import type { BundleSupport, Route } from '../route.js';
@@ -43,7 +44,7 @@ export const BUNDLE_ROUTES: Route[] = [
     alsoStatus: 200,
     handle(ctx) {
       // Numbers as written: the signature covers the canonical form, which depends on the lexemes.
-      const parsed = parseJson(ctx.rawBody);
+      const parsed = bodyAsKernosReadsIt(ctx.rawBody);
       const body = parsed.value as JsonObject;
       const verdict = verifyBundleSignatureValue(body.bundle!, body.signature!, support(ctx.state).trusted());
       if (!verdict.ok) throw new CoreError(422, verdict.code, verdict.message);
@@ -125,3 +126,17 @@ export const BUNDLE_ROUTES: Route[] = [
     handle: (ctx) => ({ body: { ok: true, version: ctx.state.version, uptime_s: Math.floor((Date.now() - startedAt) / 1000), runs: { running: 0, parked: 0 } } }),
   },
 ];
+
+/**
+ * The body as serde_json reads it (nesting at most 127, numbers in its range), and refusing a repeated key,
+ * which serde_json would resolve one way and another reader the other: `400 invalid_json`, as kernos answers
+ * a body it cannot decode.
+ */
+function bodyAsKernosReadsIt(rawBody: string): ParsedJson {
+  try {
+    return parseJson(rawBody);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw new CoreError(400, 'invalid_json', `the request body is not JSON as the control plane reads it: ${error.message}`);
+  }
+}

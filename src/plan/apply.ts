@@ -14,7 +14,7 @@ import { recordedServer } from '../client/connect.js';
 import { contentHash } from '../sources/content-hash.js';
 import { catalogSteps, installerObjects } from './catalog.js';
 import { packageFiles } from './core-section.js';
-import { differences, shortValue } from './difference.js';
+import { differences, shortValue, type Difference } from './difference.js';
 import { INFO_KEYS, readPlanFile, type Change, type CoreSection, type PlanDocument, type SealedPlan, type Section } from './document.js';
 import { knowledgeSteps } from './knowledge.js';
 import { notificationSteps } from './notifications.js';
@@ -227,13 +227,20 @@ function compareSection(planned: Section, now: Section): void {
     : [[planned.kind, itemsOf(planned), itemsOf(now)]];
   for (const [name, before, after] of lists) {
     for (let at = 0; at < Math.max(before.length, after.length); at++) {
-      const [first] = differences(withoutInfo(before[at]), withoutInfo(after[at]));
+      const [first] = differences(withoutInfo(before[at]), withoutInfo(after[at])).sort(byWeight);
       if (!first) continue;
       if (before[at] === undefined || after[at] === undefined) throw stale(`section ${name}: in the plan ${label(before[at])}, on the core now ${label(after[at])}`);
       throw stale(`section ${name}: ${label(before[at])}: ${first.path.slice(1) || 'the change'} is ${shortValue(first.before)} in the plan, ` +
         `${shortValue(first.after)} on the core now`);
     }
   }
+}
+
+/** What a change does comes before what it saw: the operation and version name a difference best. */
+const WEIGHT = ['/operation', '/version', '/fields'];
+function byWeight(a: Difference, b: Difference): number {
+  const weight = (difference: Difference): number => (WEIGHT.indexOf(difference.path) + WEIGHT.length + 1) % (WEIGHT.length + 1);
+  return weight(a) - weight(b);
 }
 
 function itemsOf(section: Section): unknown[] {

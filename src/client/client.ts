@@ -50,7 +50,7 @@ export class CoreTransportError extends Error {
 export function serverBase(server: string): string {
   const base = server.replace(/\/+$/, '');
   if (!SERVER_PATTERN.test(base)) {
-    throw new ServerAddressError(`stand '${server}': expected https://… (http only for localhost), without credentials`);
+    throw new ServerAddressError(`core address '${server}': expected https://… (http only for localhost), without credentials`);
   }
   return base;
 }

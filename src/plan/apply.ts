@@ -201,7 +201,7 @@ async function approve(document: PlanDocument, options: ApplyOptions): Promise<v
   if (!(await options.confirm(document))) throw new Refusal('apply_not_confirmed', 'apply cancelled: the plan was not confirmed');
 }
 
-/** The section rebuilt right before it is written (the stand may have moved since the preflight). */
+/** The section rebuilt right before it is written (the core may have moved since the preflight). */
 async function fresh<T>(section: Section, build: () => Promise<T>, asSection: (built: T) => Change[] | Section): Promise<T> {
   const built = await build();
   const shape = asSection(built);

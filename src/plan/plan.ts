@@ -188,12 +188,12 @@ function checkEngines(loaded: LoadedInstallation, version: string, warn: (messag
       }
       if (!versionSatisfies(version, String(range))) {
         problems.push(`${pkg.manifest.file}: engines_incompatible: package ${pkg.key} is compatible with control-plane ${String(range)}, ` +
-          `but the stand has control-plane ${version}`);
+          `but the core has control-plane ${version}`);
       }
     }
   }
   if (problems.length > 0) {
-    throw new Refusal('engines_incompatible', `the stand's core version is outside package compatibility — the plan is not built:\n  ${problems.join('\n  ')}`, { hint: 'install on a core in the range, or release the packages for this core', exitCode: 1, problems });
+    throw new Refusal('engines_incompatible', `the core's version is outside package compatibility — the plan is not built:\n  ${problems.join('\n  ')}`, { hint: 'install on a core in the range, or release the packages for this core', exitCode: 1, problems });
   }
 }
 

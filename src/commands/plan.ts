@@ -37,7 +37,9 @@ With --detailed-exitcode: 0 plan saved with no changes, 2 plan saved with change
 
   async run(): Promise<PlanDocument> {
     const { flags } = await this.parse(Plan);
-    const [{ plan }, { withPlanPage }] = await Promise.all([import('../plan/plan.js'), import('../cli/html-pages.js')]);
+    const [{ plan }, { withPlanPage }, { useCheckCache }] = await Promise.all([import('../plan/plan.js'), import('../cli/html-pages.js'), import('../cli/check.js')]);
+    // Plan checks the packages as check does: what an earlier check or plan learnt of unchanged files is reused.
+    await useCheckCache();
     const result = await withPlanPage(flags.html, (warn) => plan({
       install: flags.install, server: flags.server, out: flags.out, localCore, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'], warn,
       ...(flags.env ? { env: flags.env } : {}), ...(flags.workspace ? { workspaceId: flags.workspace } : {}),

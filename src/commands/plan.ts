@@ -44,18 +44,16 @@ With --detailed-exitcode: 0 plan saved with no changes, 2 plan saved with change
       install: flags.install, server: flags.server, out: flags.out, localCore, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'], warn,
       ...(flags.env ? { env: flags.env } : {}), ...(flags.workspace ? { workspaceId: flags.workspace } : {}),
     }));
-    const { renderPlan, totalChanges } = await import('../report/plan.js');
-    const changes = totalChanges(result.document);
     if (!this.jsonEnabled()) {
-      const { paintFor } = await import('../report/paint.js');
-      this.log(renderPlan(result.document, paintFor(process.stdout), result.warnings));
-      this.log(`\nplan saved: ${flags.out} (planHash ${result.document.planHash})`);
-      // apply rebuilds variablesHash from the same values: it needs the same --env.
-      const env = flags.env ? ` --env ${flags.env}` : '';
-      if (changes > 0) this.log(`apply it: ${this.config.bin} apply --plan ${flags.out} --server ${flags.server}${env}`);
+      const { planOutput } = await import('../cli/plan.js');
+      const output = await planOutput(result, { out: flags.out, server: flags.server, detailedExitcode: flags['detailed-exitcode'], ...(flags.env ? { env: flags.env } : {}) }, this.config.bin);
+      this.log(output.text);
       if (flags.html) this.log(`review page: ${flags.html}`);
+      if (output.exitCode !== 0) process.exitCode = output.exitCode;
+    } else if (flags['detailed-exitcode']) {
+      const { totalChanges } = await import('../report/plan.js');
+      if (totalChanges(result.document) > 0) process.exitCode = 2;
     }
-    if (flags['detailed-exitcode'] && changes > 0) process.exitCode = 2;
     return result.document;
   }
 

@@ -61,8 +61,6 @@ export interface AppliedChange {
 export interface ApplyResult {
   planHash: string;
   server: string;
-  /** The plan as apply rebuilt and verified it: what was shown for approval and written. */
-  document: PlanDocument;
   applied: AppliedChange[];
   /** Per core package: the core's `/packages:apply` answer. */
   core: { package: string; planHash: string; applied: unknown[] }[];
@@ -118,7 +116,7 @@ export async function apply(options: ApplyOptions): Promise<ApplyResult> {
       }
     }
     const requests = stand.connection.client.requests + (stand.connection.notifications !== stand.connection.client ? stand.connection.notifications?.requests ?? 0 : 0);
-    return { planHash: document.planHash, server: document.server, document, applied, core, requests };
+    return { planHash: document.planHash, server: document.server, applied, core, requests };
   });
 }
 

@@ -58,7 +58,7 @@ describe('the plan a reviewer reads', () => {
 
   it('one change written is singular, several plural', () => {
     const result = (count: number): ApplyResult => ({
-      planHash: `sha256:${'4'.repeat(64)}`, server: 'https://cp.example.com', document: documentWith([]), core: [], requests: 1,
+      planHash: `sha256:${'4'.repeat(64)}`, server: 'https://cp.example.com', core: [], requests: 1,
       applied: Array.from({ length: count }, (_, i) => ({ section: 'catalog' as const, kind: 'Role', key: `r${i}`, operation: 'create' })),
     });
     expect(renderApplied(result(1), false)).toMatch(/: 1 change written$/);

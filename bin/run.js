@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// A plain `check` (pre-commit hooks, editors), a plain `test` in process (CI) and a plain `graph` (an author
-// drawing a process between two edits) take a lean path that does not load the command framework; anything it
+// A plain `check` (pre-commit hooks, editors), a plain `test` in process (CI), a plain `graph` (an author
+// drawing a process between two edits) and a plain `plan` against a remote core (CD) take a lean path that does not load the command framework; anything it
 // does not fully understand — help, usage errors, every other command — goes to oclif.
-const LEAN = { check: 'runCheckFast', test: 'runTestFast', graph: 'runGraphFast' };
+const LEAN = { check: 'runCheckFast', test: 'runTestFast', graph: 'runGraphFast', plan: 'runPlanFast' };
 const name = process.argv[2];
 if (Object.hasOwn(LEAN, name)) {
   const { fileURLToPath } = await import('node:url');

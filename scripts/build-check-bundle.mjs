@@ -41,6 +41,26 @@ const JOBS = [
       await job.runGraphFast([join(root, 'fixtures/example/packages/field-maintenance')]);
     },
   },
+  {
+    name: 'plan',
+    // A plain `plan` against a remote core: the embedded core (`--server local`) is the full command's.
+    external: ['../server/*'],
+    async warm(job) {
+      const { startCoreServer } = await import(join(root, 'dist/server/server.js'));
+      const dataDir = mkdtempSync(join(tmpdir(), 'package-sdk-bundle-core-'));
+      const core = await startCoreServer({ dataDir, token: 'build', host: '127.0.0.1', port: 0, seed: { workspaces: [{ id: '5b0f6c1e-2a4d-4e8b-9c3f-7d1a2b3c4d5e' }] } });
+      Object.assign(process.env, { CP_TOKEN: 'build', NOTIFICATION_SERVICE_URL: core.url, NOTIFY_TOKEN: 'build' });
+      try {
+        const out = join(dataDir, 'plan.json');
+        const code = await job.runPlanFast(['--install', example, '--server', core.url, '--env', join(root, 'fixtures/example/example.env'), '--out', out]);
+        if (code !== 0) throw new Error('the plan bundle did not plan the example');
+      } finally {
+        for (const name of ['CP_TOKEN', 'NOTIFICATION_SERVICE_URL', 'NOTIFY_TOKEN']) delete process.env[name];
+        await core.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  },
 ];
 const bundleOf = (name) => join(root, `dist/cli/${name}.bundle.cjs`);
 

@@ -7,7 +7,18 @@
  * message a person can read.
  */
 import { randomUUID } from 'node:crypto';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { parseJson } from '../load/json.js';
+
+/** An answer of the transport: its status, where it redirects, and its body read once. */
+interface Answered {
+  status: number;
+  location: string | undefined;
+  text(): Promise<string>;
+}
+
+/** Connections kept alive between the requests of one run (a plan sends dozens); idle ones never hold the process. */
+const HTTP_AGENT = new Agent({ keepAlive: true });
 
 /** The reference's pattern of a stand address (§4.2): https anywhere, http only to loopback, no `@`. */
 export const SERVER_PATTERN = /^(https:\/\/[^\s/@]+(\/\S*)?|http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:[0-9]+)?(\/\S*)?)$/;
@@ -50,7 +61,7 @@ export class CoreTransportError extends Error {
 export function serverBase(server: string): string {
   const base = server.replace(/\/+$/, '');
   if (!SERVER_PATTERN.test(base)) {
-    throw new ServerAddressError(`stand '${server}': expected https://… (http only for localhost), without credentials`);
+    throw new ServerAddressError(`core address '${server}': expected https://… (http only for localhost), without credentials`);
   }
   return base;
 }
@@ -172,12 +183,12 @@ export class CoreClient {
     return `${this.base}${path}${search ? `?${search}` : ''}`;
   }
 
-  private async exchange(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<Response> {
+  private async exchange(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<Answered> {
     let target = url;
     for (let hop = 0; ; hop++) {
       const token = await this.options.token.token(); // asked each time: a provider may have renewed it
       const sent = token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
-      let response: Response;
+      let response: Answered;
       try {
         response = await this.fetchOnce(method, target, sent, body);
       } catch (error) {
@@ -190,9 +201,9 @@ export class CoreClient {
           throw new CoreTransportError(`${method} ${pathOf(target)}: ${transportReason(again)} (${this.base})`);
         }
       }
-      if (response.status < 300 || response.status >= 400 || !response.headers.get('location')) return response;
-      const next = new URL(response.headers.get('location')!, target);
-      await response.body?.cancel();
+      if (response.status < 300 || response.status >= 400 || !response.location) return response;
+      const next = new URL(response.location, target);
+      await response.text();
       if (next.origin !== this.origin) {
         throw new CoreTransportError(`${method} ${pathOf(target)}: HTTP ${response.status}: the server redirects to ${next.origin} — set it in --server`);
       }
@@ -204,12 +215,33 @@ export class CoreClient {
     }
   }
 
-  private fetchOnce(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<Response> {
+  /**
+   * One HTTP exchange through node:http (or node:https), not fetch: a plan is a short process, and fetch's
+   * HTTP stack costs more CPU to load than the whole conversation with the core.
+   */
+  private async fetchOnce(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<Answered> {
     this.requests += 1;
-    return fetch(url, {
-      method, headers, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-      ...(body === undefined ? {} : { body }),
+    const target = new URL(url);
+    const send = target.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const message = await new Promise<IncomingMessage>((resolve, reject) => {
+      const outgoing = send(target, { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': Buffer.byteLength(body) },
+        ...(target.protocol === 'http:' ? { agent: HTTP_AGENT } : {}) }, resolve);
+      outgoing.setTimeout(timeoutMs, () => outgoing.destroy(Object.assign(new Error(`no answer in ${timeoutMs} ms`), { name: 'TimeoutError' })));
+      outgoing.on('error', reject);
+      outgoing.end(body);
     });
+    const location = message.headers.location;
+    return {
+      status: message.statusCode ?? 0,
+      location: Array.isArray(location) ? location[0] : location,
+      text: () => new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        message.on('data', (chunk: Buffer) => chunks.push(chunk));
+        message.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        message.on('error', reject);
+      }),
+    };
   }
 
   private async answer<T>(method: string, path: string, status: number, text: string): Promise<CoreAnswer<T>> {
@@ -267,14 +299,13 @@ function pathOf(url: string): string {
   return `${parsed.pathname}${parsed.search}`;
 }
 
-/** A reset of a reused connection before any answer (undici's `other side closed`), not a dead server. */
+/** A reset of a reused connection before any answer, not a dead server. */
 function isClosedKeepAlive(error: unknown): boolean {
-  const code = (error as { cause?: { code?: string } }).cause?.code;
-  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+  const code = (error as { code?: string }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 function transportReason(error: unknown): string {
   if ((error as Error).name === 'TimeoutError') return 'no answer in time';
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+  return (error as { code?: string }).code ?? (error as Error).message;
 }

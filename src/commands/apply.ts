@@ -34,7 +34,9 @@ Exit status: 0 applied, 1 refusal (stale, edited, not approved, core error), 2 u
 
   async run(): Promise<ApplyResult> {
     const { flags } = await this.parse(Apply);
-    const { apply } = await import('../plan/apply.js');
+    const [{ apply }, { useCheckCache }] = await Promise.all([import('../plan/apply.js'), import('../cli/check.js')]);
+    // Apply checks the packages as check does: what an earlier check or plan learnt of unchanged files is reused.
+    await useCheckCache();
     const interactive = Boolean(process.stdin.isTTY) && !this.jsonEnabled();
     const showProgress = Boolean(process.stderr.isTTY) && !this.jsonEnabled();
     const result = await apply({

@@ -13,7 +13,8 @@ hash. A core plan with errors or a required migration is not saved.
 
 --server local uses an embedded core with its data in .package-sdk/core.
 
-Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core errors), 2 usage or I/O problems.`;
+Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core errors), 2 usage or I/O problems.
+With --detailed-exitcode: 0 plan saved with no changes, 2 plan saved with changes, 1 any error.`;
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --install packages.yaml --server local --out plan.json',
@@ -30,25 +31,38 @@ Exit status: 0 plan saved, 1 refusal (check errors, engines, variables, core err
     workspace: Flags.string({ summary: 'Workspace id sent with the core plans (replay of live instances).', helpValue: 'ID' }),
     'replay-limit': Flags.integer({ min: 0, max: 200, default: 50, summary: 'Live instances the core replays per process.' }),
     'overwrite-console': Flags.boolean({ summary: 'Overwrite fields people edited in the console since the last apply.' }),
+    'detailed-exitcode': Flags.boolean({ summary: 'Exit 0 when nothing would change, 2 when the plan has changes, 1 on any error (as Terraform).' }),
     html: Flags.string({ summary: 'Also write a review page of the plan (or of its refusal): one self-contained HTML file.', helpValue: 'FILE' }),
   };
 
   async run(): Promise<PlanDocument> {
     const { flags } = await this.parse(Plan);
-    const [{ plan }, { withPlanPage }] = await Promise.all([import('../plan/plan.js'), import('../cli/html-pages.js')]);
+    const [{ plan }, { withPlanPage }, { useCheckCache }] = await Promise.all([import('../plan/plan.js'), import('../cli/html-pages.js'), import('../cli/check.js')]);
+    // Plan checks the packages as check does: what an earlier check or plan learnt of unchanged files is reused.
+    await useCheckCache();
     const result = await withPlanPage(flags.html, (warn) => plan({
       install: flags.install, server: flags.server, out: flags.out, localCore, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'], warn,
       ...(flags.env ? { env: flags.env } : {}), ...(flags.workspace ? { workspaceId: flags.workspace } : {}),
     }));
     if (!this.jsonEnabled()) {
-      const [{ renderPlan }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
-      this.log(renderPlan(result.document, paintFor(process.stdout), result.warnings));
-      this.log(`\nplan saved: ${flags.out} (planHash ${result.document.planHash})`);
-      // apply rebuilds variablesHash from the same values: it needs the same --env.
-      const env = flags.env ? ` --env ${flags.env}` : '';
-      this.log(`apply it: ${this.config.bin} apply --plan ${flags.out} --server ${flags.server}${env}`);
+      const { planOutput } = await import('../cli/plan.js');
+      const output = await planOutput(result, { out: flags.out, server: flags.server, detailedExitcode: flags['detailed-exitcode'], ...(flags.env ? { env: flags.env } : {}) }, this.config.bin);
+      this.log(output.text);
       if (flags.html) this.log(`review page: ${flags.html}`);
+      if (output.exitCode !== 0) process.exitCode = output.exitCode;
+    } else if (flags['detailed-exitcode']) {
+      const { totalChanges } = await import('../report/plan.js');
+      if (totalChanges(result.document) > 0) process.exitCode = 2;
     }
     return result.document;
+  }
+
+  /** Under --detailed-exitcode 2 means "changes", so every error, a usage problem included, exits 1. */
+  protected override async catch(error: Parameters<JsonCommand['catch']>[0]): Promise<unknown> {
+    try {
+      return await super.catch(error);
+    } finally {
+      if (process.argv.includes('--detailed-exitcode') && process.exitCode === 2) process.exitCode = 1;
+    }
   }
 }

@@ -8,17 +8,17 @@
  * Every write is idempotent and sections are rebuilt right before they are written, so an apply that
  * stopped half-way (killed, network down) is completed by planning and applying again.
  */
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { CoreHttpError } from '../client/client.js';
 import { recordedServer } from '../client/connect.js';
 import { contentHash } from '../sources/content-hash.js';
-import { canonicalJson } from '../json/canonical.js';
 import { catalogSteps, installerObjects } from './catalog.js';
-import { packageFiles, requestCorePlan } from './core-section.js';
-import { INFO_KEYS, readPlanFile, type Change, type CoreSection, type PlanDocument, type Section } from './document.js';
+import { packageFiles } from './core-section.js';
+import { differences, shortValue, type Difference } from './difference.js';
+import { INFO_KEYS, readPlanFile, type Change, type CoreSection, type PlanDocument, type SealedPlan, type Section } from './document.js';
 import { knowledgeSteps } from './knowledge.js';
 import { notificationSteps } from './notifications.js';
-import { installerSections, onStand, type Stand } from './plan.js';
+import { buildPlan, DEFAULT_REPLAY_LIMIT, installerSections, onStand, type Stand } from './plan.js';
 import { Refusal } from '../model/refusal.js';
 import { stale } from './refusal.js';
 import { retireSteps } from './retire.js';
@@ -69,17 +69,18 @@ export interface ApplyResult {
 
 export async function apply(options: ApplyOptions): Promise<ApplyResult> {
   const planFile = resolve(options.plan);
-  const { document } = await readPlanFile(planFile);
-  const server = recordedServer(options.server ?? document.server);
-  if (server !== document.server) {
-    throw new Refusal('server_mismatch', `the plan was built for ${document.server}, but is applied to ${server}`, { hint: `apply it with --server ${document.server === 'http://localhost/local' ? 'local' : document.server}, or build a plan for ${server}` });
+  const { document: file } = await readPlanFile(planFile);
+  const server = recordedServer(options.server ?? file.server);
+  if (server !== file.server) {
+    throw new Refusal('server_mismatch', `the plan was built for ${file.server}, but is applied to ${server}`, { hint: `apply it with --server ${file.server === 'http://localhost/local' ? 'local' : file.server}, or build a plan for ${server}` });
   }
-  if (!document.install) throw new Refusal('plan_invalid', 'the plan names no installation file (install) — build the plan again');
-  const install = isAbsolute(document.install) ? document.install : resolve(dirname(planFile), document.install);
+  if (!file.install) throw new Refusal('plan_invalid', 'the plan names no installation file (install) — build the plan again');
+  const install = resolve(dirname(planFile), file.install);
   const warn = options.warn ?? (() => undefined);
   const progress = options.progress ?? (() => undefined);
-  return onStand({ ...options, server: options.server ?? document.server, install, warn, log: progress }, async (stand) => {
-    await verify(document, stand);
+  return onStand({ ...options, server: options.server ?? file.server, install, warn, log: progress }, async (stand) => {
+    // What is shown, approved and written is the rebuilt plan; it is the file's wherever the file has a say.
+    const document: PlanDocument = { ...(await verify(planFile, file, stand)).document, planHash: file.planHash };
     await approve(document, options);
     const applied: AppliedChange[] = [];
     const core: ApplyResult['core'] = [];
@@ -119,31 +120,69 @@ export async function apply(options: ApplyOptions): Promise<ApplyResult> {
   });
 }
 
-/** §5.2 step 8: everything the plan saw must still be so, or nothing is written. */
-async function verify(document: PlanDocument, stand: Stand): Promise<void> {
-  if (stand.loaded.lockHash !== document.lockHash) throw stale('packages or their sources changed after the plan was built (lockHash)');
-  if (stand.variables.variablesHash !== document.variablesHash) throw stale('installation variable values changed (variablesHash)');
-  const planned = document.engines['control-plane'];
-  if (stand.version !== planned) throw stale(`the stand's core was updated: ${planned} → ${stand.version}`);
+/**
+ * §5.2 step 8, and more: the whole document is built again from the installation and the core, with what
+ * only the file can say (createdAt, the core sections' replay limits and workspaces, overwriteConsole), and
+ * compared with the file field by field before the first write. What the world changed is `plan_stale`;
+ * what the core confirms by its hash but the file tells otherwise, or what the rebuild cannot confirm at
+ * all, is `plan_modified`. Apply then shows and writes the rebuilt plan, never the file's own words.
+ */
+async function verify(planFile: string, file: PlanDocument, stand: Stand): Promise<SealedPlan> {
+  if (stand.loaded.lockHash !== file.lockHash) throw stale('packages or their sources changed after the plan was built (lockHash)');
+  if (stand.variables.variablesHash !== file.variablesHash) throw stale('installation variable values changed (variablesHash)');
+  const planned = file.engines['control-plane'];
+  if (stand.version !== planned) throw stale(`the core was updated: ${planned} → ${stand.version}`);
   await lookUpVariables(stand.loaded.workspace.packages, stand.variables, stand.connection.client);
-  const coreSections = document.sections.filter((section): section is CoreSection => section.kind === 'core');
+  const coreSections = new Map(file.sections.filter((section): section is CoreSection => section.kind === 'core').map((section) => [section.package, section]));
   const corePackages = stand.loaded.workspace.packages.filter((pkg) => stand.context.corePackages.has(pkg.key)).map((pkg) => pkg.key);
-  if (coreSections.map((section) => section.package).join('\n') !== corePackages.join('\n')) throw stale('packages with processes and calendars differ from the plan');
-  const ctx = stand.context;
-  const rebuilt = installerSections(await knowledgeSteps(ctx), await notificationSteps(ctx), await retireSteps(ctx));
-  const byKind = new Map<string, Section>([['catalog', { kind: 'catalog', changes: (await catalogSteps(ctx)).map((step) => step.change) }], ...rebuilt.map((s) => [s.kind, s] as const)]);
-  for (const section of document.sections) {
-    if (section.kind !== 'core') compareSection(section, byKind.get(section.kind)!);
+  if ([...coreSections.keys()].join('\n') !== corePackages.join('\n')) throw stale('packages with processes and calendars differ from the plan');
+  const rebuilt = await buildPlan(stand, {
+    createdAt: file.createdAt,
+    install: relative(dirname(planFile), resolve(dirname(planFile), file.install)).split(sep).join('/'),
+    overwriteConsole: file.overwriteConsole,
+    core: (pkg) => {
+      const section = coreSections.get(pkg)!;
+      return { replayLimit: section.replayLimit ?? DEFAULT_REPLAY_LIMIT, ...(section.workspaceId !== undefined ? { workspaceId: section.workspaceId } : {}) };
+    },
+  });
+  file.sections.forEach((section, index) => {
+    const now = rebuilt.document.sections[index]!;
+    if (section.kind === 'core' && now.kind === 'core') compareCoreSection(section, now);
+    else compareSection(section, now);
+  });
+  const unconfirmed = differences(withoutInfoKeys(file), withoutInfoKeys(rebuilt.document)).find((difference) => difference.path !== '/planHash');
+  if (unconfirmed) {
+    throw new Refusal('plan_modified', `${planFile}: the plan says ${unconfirmed.path} is ${shortValue(unconfirmed.before)}, but the plan rebuilt ` +
+      `from the installation and the core has ${shortValue(unconfirmed.after)} — the file was edited after it was built`, { hint: 'build the plan again: package-sdk plan … --out' });
   }
-  for (const section of coreSections) {
-    const pkg = stand.loaded.workspace.package(section.package)!;
-    const files = await packageFiles(pkg, stand.variables.valuesOf.get(pkg.key) ?? {});
-    const answer = await requestCorePlan(stand.connection.client, pkg, {
-      files, replayLimit: section.replayLimit ?? 50, overwriteConsole: document.overwriteConsole, ...(section.workspaceId ? { workspaceId: section.workspaceId } : {}) });
-    if (answer.body.planHash !== section.planHash) {
-      throw stale(`core plan of package ${section.package}: ${section.planHash} → ${answer.body.planHash} (catalog or live instances changed)`);
+  return rebuilt;
+}
+
+/** The core vouches for its plan by its hash: another hash is a moved core, the same hash with other content an edited file. */
+function compareCoreSection(planned: CoreSection, now: CoreSection): void {
+  if (now.planHash !== planned.planHash) {
+    throw stale(`core plan of package ${planned.package}: ${planned.planHash} → ${now.planHash} (catalog or live instances changed)`);
+  }
+}
+
+/**
+ * The document without what may move between two builds of the same plan: the informative keys of installer
+ * changes, and the time a core answered (its plan is vouched for by its hash, which the time is not part of).
+ */
+function withoutInfoKeys(document: PlanDocument): unknown {
+  return { ...document, sections: document.sections.map((section) => {
+    switch (section.kind) {
+      case 'catalog':
+      case 'notification-rules':
+        return { ...section, changes: section.changes.map(withoutInfo) };
+      case 'retire':
+        return { ...section, items: section.items.map(withoutInfo) };
+      case 'knowledge':
+        return { ...section, register: (section.register ?? []).map(withoutInfo), enable: (section.enable ?? []).map(withoutInfo) };
+      case 'core':
+        return { ...section, plan: { ...section.plan, createdAt: undefined } };
     }
-  }
+  }) };
 }
 
 async function approve(document: PlanDocument, options: ApplyOptions): Promise<void> {
@@ -160,7 +199,7 @@ async function approve(document: PlanDocument, options: ApplyOptions): Promise<v
   if (!(await options.confirm(document))) throw new Refusal('apply_not_confirmed', 'apply cancelled: the plan was not confirmed');
 }
 
-/** The section rebuilt right before it is written (the stand may have moved since the preflight). */
+/** The section rebuilt right before it is written (the core may have moved since the preflight). */
 async function fresh<T>(section: Section, build: () => Promise<T>, asSection: (built: T) => Change[] | Section): Promise<T> {
   const built = await build();
   const shape = asSection(built);
@@ -179,19 +218,27 @@ function itemsField(section: Section): 'changes' | 'items' {
   return section.kind === 'retire' ? 'items' : 'changes';
 }
 
-/** Changes compared without their informative keys, in order (§5.2). */
+/** Changes compared without their informative keys, in order (§5.2); a difference names its field and both values. */
 function compareSection(planned: Section, now: Section): void {
   const lists: [string, unknown[], unknown[]][] = planned.kind === 'knowledge' && now.kind === 'knowledge'
     ? [['register', planned.register ?? [], now.register], ['enable', planned.enable ?? [], now.enable]]
     : [[planned.kind, itemsOf(planned), itemsOf(now)]];
   for (const [name, before, after] of lists) {
-    const a = before.map(withoutInfo);
-    const b = after.map(withoutInfo);
-    if (canonicalJson(a) === canonicalJson(b)) continue;
-    const index = a.findIndex((item, i) => canonicalJson(item) !== canonicalJson(b[i]));
-    const at = index < 0 ? Math.max(a.length, b.length) - 1 : index;
-    throw stale(`section ${name}: in the plan ${label(before[at])}, on the stand now ${label(after[at])}`);
+    for (let at = 0; at < Math.max(before.length, after.length); at++) {
+      const [first] = differences(withoutInfo(before[at]), withoutInfo(after[at])).sort(byWeight);
+      if (!first) continue;
+      if (before[at] === undefined || after[at] === undefined) throw stale(`section ${name}: in the plan ${label(before[at])}, on the core now ${label(after[at])}`);
+      throw stale(`section ${name}: ${label(before[at])}: ${first.path.slice(1) || 'the change'} is ${shortValue(first.before)} in the plan, ` +
+        `${shortValue(first.after)} on the core now`);
+    }
   }
+}
+
+/** What a change does comes before what it saw: the operation and version name a difference best. */
+const WEIGHT = ['/operation', '/version', '/fields'];
+function byWeight(a: Difference, b: Difference): number {
+  const weight = (difference: Difference): number => (WEIGHT.indexOf(difference.path) + WEIGHT.length + 1) % (WEIGHT.length + 1);
+  return weight(a) - weight(b);
 }
 
 function itemsOf(section: Section): unknown[] {
@@ -199,6 +246,7 @@ function itemsOf(section: Section): unknown[] {
 }
 
 function withoutInfo(item: unknown): unknown {
+  if (item === undefined) return undefined;
   const copy = { ...(item as Record<string, unknown>) };
   for (const key of INFO_KEYS) delete copy[key];
   return copy;

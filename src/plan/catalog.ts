@@ -152,7 +152,7 @@ function rowPlanner(options: {
     const desired = options.desired(spec);
     if (!row) {
       return [{
-        change: change(object, { operation: 'create', detail: 'new' }),
+        change: change(object, { operation: 'create', detail: 'will be created' }),
         write: async () => void (await ctx.client.send('POST', `/api/v1/${options.collection}`, { body: options.createBody(object.key, desired) })),
       }];
     }
@@ -186,7 +186,7 @@ const capability: Planner = async (ctx, object, spec, all) => {
     return [];
   }
   return [{
-    change: change(object, { operation: 'create', detail: 'new' }),
+    change: change(object, { operation: 'create', detail: 'will be created' }),
     write: async () => void (await ctx.client.send('POST', '/api/v1/capabilities', { body: { name: object.key, description } })),
   }];
 };
@@ -233,10 +233,11 @@ function movedEndpoint(wanted: unknown, actual: unknown): string | undefined {
 const CONNECTION_FIELDS = ['displayName', 'description', 'auth', 'oauth2', 'accountField', 'settingsSchema', 'defaultKey'] as const;
 
 const connectionType: Planner = async (ctx, object, spec) => {
-  const version = versionText(object, spec);
+  // An integer in the reference (connectionTypeSpec.version), in the plan, the request and the core's answer.
+  const version = spec.version as number;
   const desired = pick(spec, CONNECTION_FIELDS);
   const row = (await ctx.client.list<Row & { rowVersion: number; spec: unknown }>('/api/v1/connection-types', [['key', object.key]]))
-    .find((candidate) => String(candidate.version) === version);
+    .find((candidate) => candidate.version === version);
   if (!row) {
     return [{
       change: change(object, { operation: 'create', version, detail: `new version ${version}` }),
@@ -248,7 +249,7 @@ const connectionType: Planner = async (ctx, object, spec) => {
   if (row.status !== 'deprecated') return [];
   return [{
     change: change(object, { operation: 'patch', fields: ['status'], expected: { rowVersion: row.rowVersion, status: row.status }, version, detail: 'deprecated → active' }),
-    write: async () => void (await ctx.client.send('PATCH', `/api/v1/connection-types/${encodeURIComponent(object.key)}@${encodeURIComponent(version)}`, {
+    write: async () => void (await ctx.client.send('PATCH', `/api/v1/connection-types/${encodeURIComponent(object.key)}@${version}`, {
       body: { status: 'active' }, headers: ifMatch('connection-type', row.rowVersion) })),
   }];
 };

@@ -24,7 +24,7 @@ export async function notificationSteps(ctx: SectionContext): Promise<Step[]> {
     const spec = specOf(ctx, rule);
     steps.push({
       change: { kind: 'NotificationRule', key: rule.key, operation: current ? 'version' : 'create', package: rule.package,
-        expected: { version: current?.version ?? null }, detail: current ? `new version after v${current.version}` : 'new rule' },
+        expected: { version: current?.version ?? null }, detail: current ? `new version after v${current.version}` : 'new version (not in the service)' },
       write: async () => {
         await validate(service, rule, spec);
         await service.send('POST', '/api/v1/notification-rules', { body: { key: rule.key, spec } });

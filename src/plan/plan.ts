@@ -101,34 +101,56 @@ export async function plan(options: PlanOptions): Promise<PlanResult> {
       throw new Refusal('notification_service_required', 'the installation has notification rules — a notification service is needed ' +
         '(NOTIFICATION_SERVICE_URL and a token with audience notification-service)');
     }
-    const request = { replayLimit: options.replayLimit ?? DEFAULT_REPLAY_LIMIT, overwriteConsole: options.overwriteConsole ?? false,
-      ...(options.workspaceId ? { workspaceId: options.workspaceId } : {}) };
-    const floats = new Set<string>();
-    const sections: Section[] = [{ kind: 'catalog', changes: (await catalogSteps(context)).map((step) => step.change) }];
-    for (const pkg of loaded.workspace.packages.filter((candidate) => context.corePackages.has(candidate.key))) {
-      const files = await packageFiles(pkg, variables.valuesOf.get(pkg.key) ?? {});
-      const answer = await requestCorePlan(connection.client, pkg, { files, ...request });
-      for (const pointer of answer.floats) floats.add(`/sections/${sections.length}/plan${pointer}`);
-      sections.push(coreSection(pkg, answer.body, { files, ...request }));
-    }
-    sections.push(...installerSections(await knowledgeSteps(context), await notificationSteps(context), await retireSteps(context)));
     const out = options.out === undefined ? undefined : resolve(options.out);
-    const sealed = seal({
-      format: PLAN_FORMAT,
-      server: connection.server,
-      engines: { 'control-plane': version },
+    const sealed = await buildPlan(stand, {
       createdAt: createdAtNow(),
-      ...(loaded.installation.key ? { installation: loaded.installation.key } : {}),
       install: out ? relative(dirname(out), resolve(options.install)).split(sep).join('/') : resolve(options.install),
-      lockHash: loaded.lockHash,
-      variablesHash: variables.variablesHash,
-      overwriteConsole: request.overwriteConsole,
-      sections,
-    }, floats);
+      overwriteConsole: options.overwriteConsole ?? false,
+      core: () => ({ replayLimit: options.replayLimit ?? DEFAULT_REPLAY_LIMIT, ...(options.workspaceId ? { workspaceId: options.workspaceId } : {}) }),
+    });
     refuseCoreErrors(sealed);
     if (out) await writePlanFile(out, sealed);
     return { ...sealed, ...(out ? { out } : {}), warnings, requests: connection.client.requests + (connection.notifications !== connection.client ? connection.notifications?.requests ?? 0 : 0) };
   });
+}
+
+/** What a plan document takes from its caller rather than from the installation and the core. */
+export interface PlanFrame {
+  createdAt: string;
+  /** The installation file as the document names it. */
+  install: string;
+  overwriteConsole: boolean;
+  /** The request parameters of the core section of a package. */
+  core: (pkg: string) => { replayLimit: number; workspaceId?: string };
+}
+
+/**
+ * The whole plan document of the installation on the core as it is now: plan builds it to save it, apply
+ * builds it again from the same frame and compares it with the file, so both go through this one function.
+ */
+export async function buildPlan(stand: Stand, frame: PlanFrame): Promise<SealedPlan> {
+  const { loaded, variables, connection, version, context } = stand;
+  const floats = new Set<string>();
+  const sections: Section[] = [{ kind: 'catalog', changes: (await catalogSteps(context)).map((step) => step.change) }];
+  for (const pkg of loaded.workspace.packages.filter((candidate) => context.corePackages.has(candidate.key))) {
+    const request = { files: await packageFiles(pkg, variables.valuesOf.get(pkg.key) ?? {}), overwriteConsole: frame.overwriteConsole, ...frame.core(pkg.key) };
+    const answer = await requestCorePlan(connection.client, pkg, request);
+    for (const pointer of answer.floats) floats.add(`/sections/${sections.length}/plan${pointer}`);
+    sections.push(coreSection(pkg, answer.body, request));
+  }
+  sections.push(...installerSections(await knowledgeSteps(context), await notificationSteps(context), await retireSteps(context)));
+  return seal({
+    format: PLAN_FORMAT,
+    server: connection.server,
+    engines: { 'control-plane': version },
+    createdAt: frame.createdAt,
+    ...(loaded.installation.key ? { installation: loaded.installation.key } : {}),
+    install: frame.install,
+    lockHash: loaded.lockHash,
+    variablesHash: variables.variablesHash,
+    overwriteConsole: frame.overwriteConsole,
+    sections,
+  }, floats);
 }
 
 export function installerSections(knowledge: KnowledgeSteps, notifications: readonly Step[], retire: readonly Step[]): Section[] {
@@ -166,12 +188,12 @@ function checkEngines(loaded: LoadedInstallation, version: string, warn: (messag
       }
       if (!versionSatisfies(version, String(range))) {
         problems.push(`${pkg.manifest.file}: engines_incompatible: package ${pkg.key} is compatible with control-plane ${String(range)}, ` +
-          `but the stand has control-plane ${version}`);
+          `but the core has control-plane ${version}`);
       }
     }
   }
   if (problems.length > 0) {
-    throw new Refusal('engines_incompatible', `the stand's core version is outside package compatibility — the plan is not built:\n  ${problems.join('\n  ')}`, { hint: 'install on a core in the range, or release the packages for this core', exitCode: 1, problems });
+    throw new Refusal('engines_incompatible', `the core's version is outside package compatibility — the plan is not built:\n  ${problems.join('\n  ')}`, { hint: 'install on a core in the range, or release the packages for this core', exitCode: 1, problems });
   }
 }
 

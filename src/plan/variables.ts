@@ -127,11 +127,11 @@ export async function lookUpVariables(packages: readonly Package[], variables: V
       if (!collection || !value || value.includes('${')) continue;
       const id = `${collection}/${value}`;
       if (!seen.has(id)) seen.set(id, client.find(`/api/v1/${collection}/${encodeURIComponent(value)}`).then((found) => found !== undefined));
-      if (!(await seen.get(id))) problems.push(`variable ${name} of package ${pkg.key}: ${declaration.kind} ${value} not found on the stand`);
+      if (!(await seen.get(id))) problems.push(`variable ${name} of package ${pkg.key}: ${declaration.kind} ${value} not found on the core`);
     }
   }
   if (problems.length > 0) {
-    throw new Refusal('variables_invalid', `installation variables do not fit the stand:\n  ${problems.join('\n  ')}`, { hint: 'name objects that exist on this core', exitCode: 1, problems });
+    throw new Refusal('variables_invalid', `installation variables do not fit the core:\n  ${problems.join('\n  ')}`, { hint: 'name objects that exist on this core', exitCode: 1, problems });
   }
 }
 
@@ -195,7 +195,7 @@ function formProblem(kind: string, value: string): string | undefined {
     case 'project':
     case 'principal':
     case 'role':
-      return UUID.test(value) ? undefined : `expected a UUID (${kind} of the stand)`;
+      return UUID.test(value) ? undefined : `expected a UUID (${kind} of the core)`;
     case 'integer':
       return /^-?\d+$/.test(value.trim()) ? undefined : 'expected an integer';
     default:

@@ -4,6 +4,7 @@
  * list of changes the body shows — so body and summary cannot disagree.
  */
 import type { ApplyResult } from '../plan/apply.js';
+import { differences, shortValue } from '../plan/difference.js';
 import type { Change, CorePlanChange, CoreSection, Operation, PlanDocument } from '../plan/document.js';
 import type { Paint } from './paint.js';
 
@@ -27,6 +28,8 @@ const MEANING: Record<Mark, string> = { '+': 'add', '~': 'change', '-': 'retire'
 interface Line {
   mark: Mark;
   text: string;
+  /** The fields an update changes, before → after, shown under it. */
+  fields?: string[];
   /** Shown, not counted: what happens to live instances is a consequence of a change, not one. */
   info?: true;
 }
@@ -73,13 +76,27 @@ function coreLines(section: CoreSection): Line[] {
     if (mark === null && !deprecates) continue;
     // A new object's fields are the whole of its form: naming them tells nothing.
     const fields = change.action === 'create' ? [] : packageFields(change);
-    lines.push({ mark: mark ?? '~', text: `${change.kind}/${change.key}: ${change.action}${fields.length ? ` ${fields.join(', ')}` : ''}${deprecates}` });
+    const nested = change.action === 'create' ? [] : fieldDifferences(change);
+    lines.push({ mark: mark ?? '~', text: `${change.kind}/${change.key}: ${change.action}${fields.length ? ` ${fields.join(', ')}` : ''}${deprecates}`,
+      ...(nested.length > 0 ? { fields: nested } : {}) });
   }
   for (const process of section.plan.processes ?? []) {
     const open = (process.instances ?? []).reduce((sum, instance) => sum + instance.open, 0);
     if (open > 0) lines.push({ mark: '~', info: true, text: `Process/${process.key}: ${open} open instances (${(process.instances ?? []).map((i) => `v${i.version} ${i.fate}`).join(', ')})` });
   }
   return lines;
+}
+
+/**
+ * Each changed leaf of the package's fields as Terraform shows an update: `~ path: before → after`, `+ path:
+ * value` for a new one, `- path: value` for one removed; long values cut in the middle.
+ */
+function fieldDifferences(change: CorePlanChange): string[] {
+  return (change.fields ?? []).filter((field) => field.owner !== 'console').flatMap((field) =>
+    differences(field.before, field.after, field.path).map(({ path, before, after }) =>
+      before === undefined ? `+ ${path}: ${shortValue(after)}`
+        : after === undefined ? `- ${path}: ${shortValue(before)}`
+          : `~ ${path}: ${shortValue(before)} → ${shortValue(after)}`));
 }
 
 function packageFields(change: CorePlanChange): string[] {
@@ -130,7 +147,10 @@ export function renderPlan(document: PlanDocument, paint: Paint, warnings: reado
   if (marks.size > 0) out.push(`  ${[...marks].sort(byMark).map((mark) => `${colour(mark, paint)} ${MEANING[mark]}`).join('   ')}`);
   for (const section of sections) {
     out.push('', `${section.title}:`);
-    for (const line of section.lines) out.push(`  ${colour(line.mark, paint)} ${line.text}`);
+    for (const line of section.lines) {
+      out.push(`  ${colour(line.mark, paint)} ${line.text}`);
+      for (const field of line.fields ?? []) out.push(`      ${field}`);
+    }
   }
   const edits = consoleEdits(document);
   if (edits.length > 0) {
@@ -156,7 +176,8 @@ export function confirmQuestion(document: PlanDocument): string {
 export function renderApplied(result: ApplyResult, withLines = true): string {
   const changed = result.applied.length;
   const lines = !withLines ? [] : result.applied.map((item) => `  ${item.kind}/${item.key}: ${item.operation}${item.version !== undefined ? ` v${item.version}` : ''}`);
-  return [...lines, `applied plan ${result.planHash} (package-sdk.plan/v1): ${changed === 0 ? 'nothing to write' : `${changed} changes written`}`].join('\n');
+  const written = changed === 0 ? 'nothing to write' : `${changed} ${changed === 1 ? 'change' : 'changes'} written`;
+  return [...lines, `applied plan ${result.planHash} (package-sdk.plan/v1): ${written}`].join('\n');
 }
 
 function colour(mark: Mark, paint: Paint): string {

@@ -151,7 +151,8 @@ const requests: Record<string, Schema> = {
   ConnectionTypeCreateRequest: closed(
     {
       key: catalogKey,
-      version: str({ minLength: 1, maxLength: 50 }),
+      // The reference types a connection type's version as an integer (a skill's is a string).
+      version: int({ minimum: 1 }),
       spec: closed({ displayName: str(), description: str(), auth: list(str({ enum: ['oauth2', 'token'] })), oauth2: nullable(anyObject), accountField: nullable(anyObject), settingsSchema: anyObject, defaultKey: nullable(str()) }),
     },
     ['key', 'version', 'spec'],
@@ -355,7 +356,7 @@ const answers: Record<string, Schema> = {
   WorkspaceTypePage: page('WorkspaceTypeOut'),
   CapabilityOut: answer({ id: uuid, name: str(), description: str(), package: packageLink }),
   CapabilityPage: page('CapabilityOut'),
-  ConnectionTypeOut: answer({ id: uuid, key: str(), version: str(), status: str({ enum: ['active', 'deprecated', 'disabled'] }), rowVersion: int(), spec: anyObject, package: packageLink }),
+  ConnectionTypeOut: answer({ id: uuid, key: str(), version: int(), status: str({ enum: ['active', 'deprecated', 'disabled'] }), rowVersion: int(), spec: anyObject, package: packageLink }),
   ConnectionTypePage: page('ConnectionTypeOut'),
   SkillOut: answer({
     id: uuid, name: str(), version: str(), rowVersion: int(), description: str(), protocol: nullable(str()), sideEffects: nullable(str()), riskLevel: nullable(str()),

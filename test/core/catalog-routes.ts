@@ -122,7 +122,7 @@ export function describeCatalogRoutes(contracts: Contracts): void {
       expect(moved.body).toMatchObject({ rowVersion: 2, contract: { implementation: { endpoint: 'http://b' } }, description: 'Classify claims' });
       expect((await get('/api/v1/skills', '/api/v1/skills?name=claims.classify')).body.items).toHaveLength(1);
 
-      const ct = await send('POST', '/api/v1/connection-types', '/api/v1/connection-types', { key: 'helpdesk', version: '1', spec: { displayName: 'Helpdesk' } });
+      const ct = await send('POST', '/api/v1/connection-types', '/api/v1/connection-types', { key: 'helpdesk', version: 1, spec: { displayName: 'Helpdesk' } });
       expect(ct.status).toBe(201);
       const deprecated = await send('PATCH', '/api/v1/connection-types/{key}@{version}', '/api/v1/connection-types/helpdesk@1', { status: 'deprecated' }, undefined, { 'If-Match': '"connection-type-1"' });
       expect(deprecated.body).toMatchObject({ status: 'deprecated', rowVersion: 2 });

@@ -28,9 +28,10 @@ describe('plan and apply of the bundled example against a local core', () => {
     const planFile = join(scratch.dir, 'plan.json');
     const env = subjectEnv(EXAMPLE, core);
     const plan = (extra: string[] = []) => runCli(['plan', '--install', scratch.install, '--server', core.url, '--out', planFile, ...extra], { cwd: scratch.dir, env });
-    const first = await plan();
+    const first = await plan(['--detailed-exitcode']);
     expect(first.stderr).not.toContain('rror');
-    expect(first.code, first.stderr).toBe(0);
+    expect(first.code, first.stderr).toBe(2); // changes
+
     expect(first.stdout).toMatch(/^ {2}\+ Process\/work-order: create$/m);
     expect(first.stdout).toMatch(/^Plan: \d+ to add, 0 to change, 0 to retire\.\ntotal changes: \d+$/m);
     const { planHash } = JSON.parse(readFileSync(planFile, 'utf8')) as { planHash: string };
@@ -40,6 +41,14 @@ describe('plan and apply of the bundled example against a local core', () => {
     const applied = await runCli(['apply', '--plan', planFile, '--plan-hash', planHash], { cwd: scratch.dir, env });
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toMatch(/applied plan sha256:[0-9a-f]{64} \(package-sdk\.plan\/v1\): \d+ changes written/);
+
+    const unchanged = await plan(['--detailed-exitcode']);
+    expect(unchanged.code, unchanged.stderr).toBe(0);
+    expect(unchanged.stdout).toMatch(/^no changes\n\nplan saved: .*\n$/m);
+    expect(unchanged.stdout).not.toContain('apply it');
+    const refused = await runCli(['plan', '--install', scratch.install, '--server', 'http://example.com', '--out', planFile, '--detailed-exitcode'], { cwd: scratch.dir, env });
+    expect(refused.code, refused.stderr).toBe(1); // a usage problem too: 2 means changes here
+    expect(refused.stderr).toContain("core address 'http://example.com': expected https://");
 
     const again = await plan(['--json']);
     expect(again.code, again.stderr).toBe(0);

@@ -96,7 +96,7 @@ describe('the catalog section', () => {
     const role = (await core.call('GET', '/api/v1/roles?limit=100')).body.items.find((r: { slug: string }) => r.slug === 'receptionist');
     const patched = await core.call('PATCH', `/api/v1/roles/${role.id}`, { body: { name: 'Front desk' }, headers: { 'If-Match': `"role-${role.version}"` } });
     expect(patched.status).toBe(200);
-    await expect(applyNow()).rejects.toMatchObject({ code: 'plan_stale', message: expect.stringContaining('section catalog: in the plan Role/receptionist patch') });
+    await expect(applyNow()).rejects.toMatchObject({ code: 'plan_stale', message: 'the plan is stale — section catalog: Role/receptionist patch: fields is ["description"] in the plan, ["name","description"] on the core now' });
     expect((await core.call('GET', `/api/v1/roles/${role.id}`)).body.description).toBe('Greets visitors and files their requests');
   });
 

@@ -117,7 +117,7 @@ export function describePlanAndApply(subject: Subject): void {
       await installed();
       editTaskType(subject.changedTaskType, 'displayName: ', 'displayName: Checked ');
       const changed = shown(await planNow());
-      expect(changed).toMatch(new RegExp(`^ {2}~ TaskType/${subject.changedTaskType}: update /spec/displayName \\(new version, deprecates v1\\)$`, 'm'));
+      expect(changed).toMatch(new RegExp(`^ {2}~ TaskType/${subject.changedTaskType}: update /spec/displayName \\(new version, deprecates v1\\)\n {6}~ /spec/displayName: "([^"]+)" → "Checked \\1"$`, 'm'));
       expect(changed).toMatch(/^Plan: 0 to add, 1 to change, 0 to retire\.$/m);
       await applyNow();
       expect(await taskTypeVersions(subject.changedTaskType)).toEqual([{ version: 1, status: 'deprecated' }, { version: 2, status: 'active' }]);
@@ -218,7 +218,7 @@ export function describePlanAndApply(subject: Subject): void {
       const unknown = '99999999-2222-4333-8444-555555555555';
       const refused = await refusal(planNow({ env: { [subject.workspace.variable]: unknown } }));
       expect(refused.exitCode).toBe(1);
-      expect(refused.text).toContain(`variable ${subject.workspace.variable} of package ${subject.package.key}: workspace ${unknown} not found on the stand`);
+      expect(refused.text).toContain(`variable ${subject.workspace.variable} of package ${subject.package.key}: workspace ${unknown} not found on the core`);
       expect(existsSync(planFile)).toBe(false);
     });
   });
@@ -237,7 +237,7 @@ export function describePlanAndApply(subject: Subject): void {
     it('refuses with engines_incompatible before any core plan, and writes no plan', async () => {
       const refused = await refusal(planNow());
       expect(refused.exitCode).toBe(1);
-      expect(refused.text).toContain(`engines_incompatible: package ${subject.package.key} is compatible with control-plane ${subject.package.engines}, but the stand has control-plane 0.12.0`);
+      expect(refused.text).toContain(`engines_incompatible: package ${subject.package.key} is compatible with control-plane ${subject.package.engines}, but the core has control-plane 0.12.0`);
       expect(existsSync(planFile)).toBe(false);
     });
   });

@@ -164,7 +164,7 @@ export const EXAMPLE: Subject = {
   values: { FLEET_API_URL: 'https://telematics.fleet-plan.example.org/v3', STORES_API_URL: 'https://stock.stores-plan.example.org/api' },
   missing: { variable: 'FLEET_API_URL', description: 'API of the fleet telematics the observer polls for faults and run hours' },
   firstPlan: [
-    /^ {2}\+ Role\/maintenance-planner \(field-maintenance\) — new$/m,
+    /^ {2}\+ Role\/maintenance-planner \(field-maintenance\) — will be created$/m,
     /^ {2}\+ Process\/work-order: create$/m,
     /^ {2}\+ TaskType\/site-inspection: create$/m,
     /^ {2}\+ KnowledgePack\/equipment@1 \(field-maintenance\)/m,

@@ -75,7 +75,7 @@ describe('resolveVariables', () => {
 
   it('checks the form of a value by its kind', () => {
     expect(() => resolveVariables(workspace.packages, workspace.installation, { ...env, DESK_URL: 'desk.example.com', DESK_WORKSPACE: 'nope', DESK_LIMIT: '5x' }))
-      .toThrow(/variable DESK_LIMIT of package desk: expected an integer\n {2}variable DESK_URL of package desk: expected an absolute URL http\(s\):\/\/…\n {2}variable DESK_WORKSPACE of package desk: expected a UUID \(workspace of the stand\)/);
+      .toThrow(/variable DESK_LIMIT of package desk: expected an integer\n {2}variable DESK_URL of package desk: expected an absolute URL http\(s\):\/\/…\n {2}variable DESK_WORKSPACE of package desk: expected a UUID \(workspace of the core\)/);
   });
 });
 

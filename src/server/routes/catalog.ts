@@ -144,7 +144,7 @@ const connectionTypes: Route[] = [
     response: 'ConnectionTypeOut',
     status: 201,
     handle(ctx) {
-      const body = bodyOf<{ key: string; version: string; spec: object }>(ctx);
+      const body = bodyOf<{ key: string; version: number; spec: object }>(ctx);
       if (ctx.store.byKey<CatalogRow>('connection-types', body.key).some((r) => r.version === body.version)) {
         throw conflict('connection_type_version_exists', `connection type ${body.key}@${body.version} already exists — a version is immutable`);
       }
@@ -162,7 +162,7 @@ const connectionTypes: Route[] = [
     response: 'ConnectionTypeOut',
     handle(ctx) {
       const { key, version } = ctx.params as { key: string; version: string };
-      const row = findOr404(ctx.store.byKey<CatalogRow>('connection-types', key).find((r) => r.version === version), `connection type ${key}@${version}`);
+      const row = findOr404(ctx.store.byKey<CatalogRow>('connection-types', key).find((r) => String(r.version) === version), `connection type ${key}@${version}`);
       return patchRow(ctx, 'connection-types', row, 'connection-type', 'rowVersion', bodyOf<Record<string, unknown>>(ctx));
     },
   },

@@ -11,6 +11,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { LoadResult } from './load-finding.js';
 import { parseJson } from './json.js';
 import { lineStartsOf, loadError, positionAt } from './load-finding.js';
+import { overlaidBytes } from './overlay.js';
 import { activeParseCache } from './parse-cache.js';
 import { parseYaml } from './yaml.js';
 
@@ -24,7 +25,7 @@ const LENIENT_UTF8 = new TextDecoder('utf-8');
 export async function loadSourceFile(path: string, file: string): Promise<LoadResult> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    bytes = overlaidBytes(path) ?? (await readFile(path));
   } catch (error) {
     return { findings: [loadError('read_failed', file, { line: 1, column: 1 }, '', `cannot read the file: ${reason(error)}`)] };
   }

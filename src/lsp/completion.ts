@@ -1,0 +1,87 @@
+/**
+ * Completion in a package file: the `kind`, the fields of the mapping being written (from the schema, with
+ * the reference's text), and the values of a field — the keys of the objects the field names, or the values
+ * its schema allows.
+ */
+import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver';
+import { OBJECT_KINDS } from '../model/kinds.js';
+import type { Workspace } from '../model/workspace.js';
+import { objectNamedAt, objectsOf } from './package-graph.js';
+import { fieldAt, fieldsAt } from './schema-fields.js';
+import { keyBeforeCursor, placeAt, typingKey, type YamlPath } from './yaml-place.js';
+
+export interface CompletionContext {
+  text: string;
+  offset: number;
+  workspace: Workspace | undefined;
+}
+
+export function completionsAt(context: CompletionContext): CompletionItem[] {
+  const { text, offset } = context;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const line = text.slice(lineStart, offset);
+  const kind = kindOf(text);
+  const typedValue = keyBeforeCursor(line);
+  if (typedValue) {
+    const keyOffset = lineStart + line.lastIndexOf(`${typedValue.key}:`);
+    const path = placeAt(text, keyOffset)?.path ?? [typedValue.key];
+    return valueCompletions(path, kind, context.workspace);
+  }
+  if (typingKey(line)) return fieldsAt(parentPath(text, lineStart, line), kind).map((field) => ({
+    label: field.name,
+    kind: CompletionItemKind.Field,
+    ...(field.description !== undefined ? { documentation: { kind: 'markdown', value: field.description } } : {}),
+    insertText: `${field.name}: `,
+  }));
+  return [];
+}
+
+/** The `kind` the buffer declares (the schema of its spec depends on it). */
+export function kindOf(text: string): string | undefined {
+  return /^kind:\s*["']?(\w+)/m.exec(text)?.[1];
+}
+
+function valueCompletions(path: YamlPath, kind: string | undefined, workspace: Workspace | undefined): CompletionItem[] {
+  if (path.length === 1 && path[0] === 'kind') return OBJECT_KINDS.map((name) => ({ label: name, kind: CompletionItemKind.Class }));
+  const named = objectNamedAt(path, '');
+  if (named && workspace) {
+    return objectsOf(workspace).filter((object) => object.kind === named.kind).map((object) => ({
+      label: named.kind === 'Skill' || named.kind === 'KnowledgePack' ? `${object.key}@${majorOf(object.version ?? String(object.spec.version ?? '1'))}` : object.key,
+      kind: CompletionItemKind.Reference,
+      detail: `${object.kind} · ${object.file}`,
+      ...(typeof object.spec.displayName === 'string' ? { documentation: object.spec.displayName } : {}),
+    }));
+  }
+  return (fieldAt(path, kind)?.values ?? []).map((value) => ({ label: String(value), kind: CompletionItemKind.EnumMember }));
+}
+
+function majorOf(version: string): string {
+  return version.split('.')[0]!;
+}
+
+/**
+ * The path of the mapping a new key on this line goes into: the nearest line above that is indented less —
+ * `key:` opens the mapping, `- key: …` a list item whose mapping the line continues.
+ */
+function parentPath(text: string, lineStart: number, line: string): YamlPath {
+  const indent = indentOf(line);
+  let end = lineStart - 1;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const above = text.slice(start, end);
+    end = start - 1;
+    if (/^\s*(#.*)?$/.test(above)) continue;
+    const opener = /^(\s*)(-\s+)?([\w$.-]+):/.exec(above);
+    const keyPath = (): YamlPath => placeAt(text, start + opener![1]!.length + (opener![2]?.length ?? 0))?.path ?? [];
+    if (opener?.[2] && indentOf(above) === indent) return keyPath().slice(0, -1); // a sibling in a list item
+    if (/^\s*/.exec(above)![0].length >= indent) continue;
+    if (!opener) return [];
+    return opener[2] ? keyPath().slice(0, -1) : keyPath();
+  }
+  return [];
+}
+
+/** Where the content of a line starts: after its spaces and a list item's dash. */
+function indentOf(line: string): number {
+  return /^\s*(-\s+)?/.exec(line)![0].length;
+}

@@ -4,7 +4,6 @@
  * its schema allows.
  */
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver';
-import { OBJECT_KINDS } from '../model/kinds.js';
 import type { Workspace } from '../model/workspace.js';
 import { objectNamedAt, objectsOf } from './package-graph.js';
 import { fieldAt, fieldsAt } from './schema-fields.js';
@@ -42,7 +41,7 @@ export function kindOf(text: string): string | undefined {
 }
 
 function valueCompletions(path: YamlPath, kind: string | undefined, workspace: Workspace | undefined): CompletionItem[] {
-  if (path.length === 1 && path[0] === 'kind') return OBJECT_KINDS.map((name) => ({ label: name, kind: CompletionItemKind.Class }));
+  if (path.length === 1 && path[0] === 'kind') return (fieldAt(['kind'], undefined)?.values ?? []).map((name) => ({ label: String(name), kind: CompletionItemKind.Class }));
   const named = objectNamedAt(path, '');
   if (named && workspace) {
     return objectsOf(workspace).filter((object) => object.kind === named.kind).map((object) => ({

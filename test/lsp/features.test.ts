@@ -1,0 +1,137 @@
+/**
+ * What the language server answers, asked of the library in process on a copy of the bundled example: unsaved
+ * buffers checked through check's overlay, completion, hover, the package graph's references, quick fixes.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { check } from '../../src/check/index.js';
+import { codeActionsFor } from '../../src/lsp/code-actions.js';
+import { completionsAt } from '../../src/lsp/completion.js';
+import { diagnosticOf } from '../../src/lsp/diagnostics.js';
+import { hoverAt } from '../../src/lsp/hover.js';
+import { mentionsOf, objectNamedAt } from '../../src/lsp/package-graph.js';
+import { fieldAt, fieldsAt } from '../../src/lsp/schema-fields.js';
+import { WorkspaceCheck } from '../../src/lsp/workspace-check.js';
+import { keyBeforeCursor, placeAt } from '../../src/lsp/yaml-place.js';
+import { valueAt } from '../../src/json/pointer.js';
+import type { Workspace } from '../../src/model/workspace.js';
+import { overlay } from '../support/overlay.js';
+
+const root = overlay('example');
+const PACKAGE = join(root, 'packages/field-maintenance');
+const PROCESS = join(PACKAGE, 'processes/work-order.yaml');
+const processText = readFileSync(PROCESS, 'utf8');
+let workspace: Workspace;
+
+beforeAll(async () => {
+  workspace = (await new WorkspaceCheck(root).run(new Map())).workspace;
+}, 60_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The text with `|` marking the cursor, as completion and hover take it. */
+function cursor(marked: string): { text: string; offset: number } {
+  return { text: marked.replace('|', ''), offset: marked.indexOf('|') };
+}
+
+describe('check with an overlay', () => {
+  it('checks the buffer in place of the file, and the file stays as it is', async () => {
+    const buffer = processText.replace('calendar: field-service', 'calendar: field-servce');
+    const { report } = await check({ cwd: root, overlay: new Map([[PROCESS, buffer]]) });
+    expect(report.warnings.map((finding) => [finding.code, finding.file, finding.line, finding.hint])).toEqual([
+      ['unknown_calendar', 'packages/field-maintenance/processes/work-order.yaml', 31, "did you mean 'field-service'?"],
+    ]);
+    expect((await check({ cwd: root })).report.warnings).toEqual([]);
+  });
+});
+
+describe('completion', () => {
+  it('offers the kinds after kind:', () => {
+    const labels = completionsAt({ ...cursor('apiVersion: taimen.ai/v1\nkind: |\n'), workspace }).map((item) => item.label);
+    expect(labels).toContain('Process');
+    expect(labels).toContain('Component');
+    expect(labels).toHaveLength(18);
+  });
+
+  it('offers the fields of the mapping being written, with the reference\'s text', () => {
+    const items = completionsAt({ ...cursor('apiVersion: taimen.ai/v1\nkind: Role\nkey: r\nspec:\n  name: R\n  |\n'), workspace });
+    expect(items.map((item) => item.label)).toEqual(fieldsAt(['spec'], 'Role').map((field) => field.name));
+    expect(items.find((item) => item.label === 'description')).toMatchObject({ insertText: 'description: ' });
+  });
+
+  it('offers the fields of a list item\'s mapping on the line after its first field', () => {
+    const text = 'apiVersion: taimen.ai/v1\nkind: Process\nkey: p\nspec:\n  stages:\n    - id: a\n      |\n';
+    expect(completionsAt({ ...cursor(text), workspace }).map((item) => item.label)).toEqual(fieldsAt(['spec', 'stages', 0], 'Process').map((field) => field.name));
+    expect(fieldsAt(['spec', 'stages', 0], 'Process').map((field) => field.name)).toContain('steps');
+  });
+
+  it('offers skills as key@major, and roles by their keys', () => {
+    expect(completionsAt({ ...cursor('kind: Process\nspec:\n  stages:\n    - steps:\n        - call:\n            skill: |\n'), workspace }).map((item) => item.label))
+      .toEqual(['fault.diagnose@1', 'parts.availability@1', 'parts.order@1']);
+    expect(completionsAt({ ...cursor('kind: Process\nspec:\n  owner: [{role: |\n'), workspace }).map((item) => item.label))
+      .toEqual(['field-technician', 'maintenance-planner', 'stores-manager']);
+  });
+
+  it('offers the values a field\'s schema allows', () => {
+    const values = completionsAt({ ...cursor('kind: Process\nspec:\n  decisions:\n    - hitPolicy: |\n'), workspace }).map((item) => item.label);
+    expect(values).toEqual((fieldAt(['spec', 'decisions', 0, 'hitPolicy'], 'Process')?.values ?? []).map(String));
+    expect(values).toContain('first');
+  });
+
+  it('reads the key being given a value on the cursor\'s line', () => {
+    expect(keyBeforeCursor('    taskType: site-')).toEqual({ key: 'taskType', typed: 'site-' });
+    expect(keyBeforeCursor('  owner: [{role: ')).toEqual({ key: 'role', typed: '' });
+    expect(keyBeforeCursor('  displayName')).toBeUndefined();
+  });
+});
+
+describe('hover and the package graph', () => {
+  it('summarises the object a value names, and describes a field', () => {
+    const role = hoverAt(processText, processText.indexOf('maintenance-planner') + 2, workspace);
+    expect(role?.contents).toEqual({ kind: 'markdown', value: expect.stringMatching(/^\*\*Role maintenance-planner\*\* — /) as unknown });
+    const field = hoverAt(processText, processText.indexOf('  calendar:') + 3, workspace);
+    expect(field?.contents).toEqual({ kind: 'markdown', value: '**calendar** — Default calendar for cal.*' });
+    expect(hoverAt(processText, processText.indexOf('# The work order'), workspace)).toBeUndefined();
+  });
+
+  it('finds a role named by a field and by a role: string', () => {
+    expect(objectNamedAt(['spec', 'owner', 0, 'role'], 'maintenance-planner')).toEqual({ kind: 'Role', key: 'maintenance-planner' });
+    expect(objectNamedAt(['spec', 'x'], 'role:stores-manager')).toEqual({ kind: 'Role', key: 'stores-manager' });
+    expect(objectNamedAt(['spec', 'displayName'], 'maintenance-planner')).toBeUndefined();
+    expect(objectNamedAt(['key'], 'maintenance-planner')).toBeUndefined();
+    const mentions = mentionsOf(workspace, { kind: 'Skill', key: 'fault.diagnose' }).map(({ document, pointer }) => [document.file, pointer, valueAt(document.value, pointer)]);
+    expect(mentions).toContainEqual(['packages/field-maintenance/processes/work-order.yaml', '/spec/stages/0/steps/0/call/skill', 'fault.diagnose@1']);
+    expect(mentions.every(([, , value]) => /^fault\.diagnose@/.test(String(value)))).toBe(true);
+  });
+
+  it('places the cursor on a key or a value by the buffer as typed', () => {
+    const text = 'spec:\n  calendar: field-service\n';
+    expect(placeAt(text, text.indexOf('calendar'))).toMatchObject({ path: ['spec', 'calendar'], part: 'key' });
+    expect(placeAt(text, text.indexOf('field'))).toMatchObject({ path: ['spec', 'calendar'], part: 'value', scalar: { value: 'field-service' } });
+  });
+});
+
+describe('quick fixes', () => {
+  const uri = 'file:///p.yaml';
+  const text = 'spec:\n  calendar: field-servce\n';
+  const finding = { code: 'unknown_calendar', severity: 'error' as const, message: "no Calendar 'field-servce'", file: 'p.yaml', path: '/spec/calendar', line: 2, column: 13, endLine: 2, endColumn: 25 };
+
+  it('takes the suggestion of a "did you mean" hint, or silences the code with the comment check reads', () => {
+    const diagnostic = diagnosticOf({ ...finding, hint: "did you mean 'field-service'?" }, text);
+    expect(codeActionsFor(uri, text, [diagnostic]).map((action) => [action.title, action.edit?.changes?.[uri]])).toEqual([
+      ["Change to 'field-service'", [{ range: { start: { line: 1, character: 12 }, end: { line: 1, character: 24 } }, newText: 'field-service' }]],
+      ['Silence unknown_calendar on this line', [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 0 } }, newText: '  # package-sdk-disable-next-line unknown_calendar\n' }]],
+    ]);
+  });
+
+  it('offers only the comment when the hint suggests no name, and nothing for another tool\'s diagnostic', () => {
+    const diagnostic = diagnosticOf({ ...finding, hint: 'add the calendar' }, text);
+    expect(codeActionsFor(uri, text, [diagnostic]).map((action) => action.title)).toEqual(['Silence unknown_calendar on this line']);
+    expect(codeActionsFor(uri, text, [{ ...diagnostic, source: 'yaml' }])).toEqual([]);
+  });
+
+  it('gives a finding without an end the extent of the word it points at', () => {
+    const { endLine: _line, endColumn: _column, ...open } = finding;
+    expect(diagnosticOf(open, text).range).toEqual({ start: { line: 1, character: 12 }, end: { line: 1, character: 24 } });
+  });
+});

@@ -4,7 +4,9 @@
  * its schema allows.
  */
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver';
+import type { PackageObject } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
+import { dataCompletions, typedDataPath } from './data-fields.js';
 import { objectNamedAt, objectsOf } from './package-graph.js';
 import { fieldAt, fieldsAt } from './schema-fields.js';
 import { keyBeforeCursor, placeAt, typingKey, type YamlPath } from './yaml-place.js';
@@ -13,6 +15,8 @@ export interface CompletionContext {
   text: string;
   offset: number;
   workspace: Workspace | undefined;
+  /** The process the buffer declares, for the data fields of its expressions. */
+  process?: PackageObject | undefined;
 }
 
 export function completionsAt(context: CompletionContext): CompletionItem[] {
@@ -20,6 +24,8 @@ export function completionsAt(context: CompletionContext): CompletionItem[] {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const line = text.slice(lineStart, offset);
   const kind = kindOf(text);
+  const typedData = context.process && typedDataPath(line);
+  if (typedData) return dataCompletions(context.process!, typedData.parent);
   const typedValue = keyBeforeCursor(line);
   if (typedValue) {
     const keyOffset = lineStart + line.lastIndexOf(`${typedValue.key}:`);

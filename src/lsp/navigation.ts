@@ -7,7 +7,9 @@ import { relative } from 'node:path';
 import type { Location, Range, WorkspaceEdit } from 'vscode-languageserver';
 import { renameObject } from '../author/edit/rename.js';
 import type { SourceDocument } from '../json/document.js';
+import type { PackageObject } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
+import { dataDeclaration, dataPathAt, dataReadsOf, dataWritesOf, writtenKeyAt } from './data-fields.js';
 import { declarationOf, mentionsOf, objectNamedAt, objectOfDocument, type NamedObject } from './package-graph.js';
 import { locationOf, uriOf } from './ranges.js';
 import type { WorkspaceCheck } from './workspace-check.js';
@@ -31,6 +33,37 @@ export function nameAt(checked: WorkspaceCheck, path: string, text: string, offs
   }
   const named = objectNamedAt(place.path, value);
   return named ? { named, range } : undefined;
+}
+
+/** The data path under the cursor in a process: in an expression (`data.asset.id`), or a key that writes data. */
+export function dataFieldAt(checked: WorkspaceCheck, path: string, text: string, offset: number): { process: PackageObject; field: string[] } | undefined {
+  const process = processAt(checked, path);
+  if (!process) return undefined;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const place = placeAt(text, offset);
+  const field = dataPathAt(text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd), offset - lineStart) ?? (place?.part === 'key' ? writtenKeyAt(place.path) : undefined);
+  return field ? { process, field } : undefined;
+}
+
+/** The process the file at `path` declares, as the latest check loaded it. */
+export function processAt(checked: WorkspaceCheck, path: string): PackageObject | undefined {
+  const workspace = checked.latest?.workspace;
+  const object = workspace && objectOfDocument(workspace, documentAt(checked, workspace, path));
+  return object?.kind === 'Process' ? object : undefined;
+}
+
+/** Where a data field is declared in the data schema, else where the process first writes it. */
+export function dataDefinition(checked: WorkspaceCheck, process: PackageObject, field: readonly string[]): Location | undefined {
+  const place = dataDeclaration(process, field) ?? dataWritesOf(process, field)[0];
+  return place && locationOf(checked.pathOf(place.document.file), place.span, place.document.text);
+}
+
+/** The declaration, the writes and the reads of a data field. */
+export function dataReferences(checked: WorkspaceCheck, process: PackageObject, field: readonly string[], includeDeclaration: boolean): Location[] {
+  const declaration = includeDeclaration ? dataDeclaration(process, field) : undefined;
+  const places = [...(declaration ? [declaration] : []), ...dataWritesOf(process, field), ...dataReadsOf(process, field)];
+  return places.map((place) => locationOf(checked.pathOf(place.document.file), place.span, place.document.text));
 }
 
 export function definitionOf(checked: WorkspaceCheck, named: NamedObject): Location | undefined {

@@ -12,7 +12,7 @@ import { codeActionsFor } from './code-actions.js';
 import { completionsAt } from './completion.js';
 import { diagnosticsByFile } from './diagnostics.js';
 import { hoverAt } from './hover.js';
-import { definitionOf, nameAt, referencesTo, renameEdit } from './navigation.js';
+import { dataDefinition, dataFieldAt, dataReferences, definitionOf, nameAt, processAt, referencesTo, renameEdit } from './navigation.js';
 import { uriOf } from './ranges.js';
 import { WorkspaceCheck } from './workspace-check.js';
 
@@ -39,7 +39,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       serverInfo: { name: 'package-sdk', version: options.version },
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
-        completionProvider: { triggerCharacters: [':', ' ', '@'] },
+        completionProvider: { triggerCharacters: [':', ' ', '@', '.'] },
         hoverProvider: true,
         definitionProvider: true,
         referencesProvider: true,
@@ -76,7 +76,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     const here = at(textDocument.uri, position);
     if (!here) return [];
     await checks.settled();
-    return completionsAt({ text: here.text, offset: here.offset, workspace: checked.latest?.workspace });
+    return completionsAt({ text: here.text, offset: here.offset, workspace: checked.latest?.workspace, process: processAt(checked, here.path) });
   });
   connection.onHover(async ({ textDocument, position }) => {
     const here = at(textDocument.uri, position);
@@ -87,14 +87,20 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   connection.onDefinition(async ({ textDocument, position }) => {
     const here = at(textDocument.uri, position);
     await checks.settled();
-    const name = here && nameAt(checked, here.path, here.text, here.offset);
-    return (name && definitionOf(checked, name.named)) ?? null;
+    if (!here) return null;
+    const name = nameAt(checked, here.path, here.text, here.offset);
+    if (name) return definitionOf(checked, name.named) ?? null;
+    const data = dataFieldAt(checked, here.path, here.text, here.offset);
+    return (data && dataDefinition(checked, data.process, data.field)) ?? null;
   });
   connection.onReferences(async ({ textDocument, position, context }) => {
     const here = at(textDocument.uri, position);
     await checks.settled();
-    const name = here && nameAt(checked, here.path, here.text, here.offset);
-    return name ? referencesTo(checked, name.named, context.includeDeclaration) : [];
+    if (!here) return [];
+    const name = nameAt(checked, here.path, here.text, here.offset);
+    if (name) return referencesTo(checked, name.named, context.includeDeclaration);
+    const data = dataFieldAt(checked, here.path, here.text, here.offset);
+    return data ? dataReferences(checked, data.process, data.field, context.includeDeclaration) : [];
   });
   connection.onPrepareRename(async ({ textDocument, position }) => {
     const here = at(textDocument.uri, position);

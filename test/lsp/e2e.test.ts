@@ -81,6 +81,13 @@ describe('package-sdk lsp', () => {
     expect(references).toEqual([definition, { uri, range: { start: { ...CALENDAR, character: CALENDAR.character - 3 }, end: { ...CALENDAR, character: CALENDAR.character - 3 + 'field-service'.length } } }]);
   });
 
+  it('goes from a data field read in an expression to its declaration in the data schema', async () => {
+    const position = at('input: {assetId: data.asset.id', 'data.asset.id', 'data.asset.i'.length);
+    expect(await request<Location>('textDocument/definition', { position })).toEqual({
+      uri: uriIn(root, `${PACKAGE}/schemas/work-order.yaml`), range: { start: { line: 12, character: 6 }, end: { line: 12, character: 8 } },
+    });
+  });
+
   it('offers the "did you mean" fix and the suppression comment; the fix clears the diagnostic', async () => {
     const actions = await request<CodeAction[]>('textDocument/codeAction', { range: typo.range, context: { diagnostics: [typo] } });
     expect(actions.map((action) => [action.title, action.edit?.changes?.[uri]])).toEqual([

@@ -8,9 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check } from '../../src/check/index.js';
 import { codeActionsFor } from '../../src/lsp/code-actions.js';
 import { completionsAt } from '../../src/lsp/completion.js';
+import { dataPathAt, typedDataPath } from '../../src/lsp/data-fields.js';
 import { diagnosticOf } from '../../src/lsp/diagnostics.js';
 import { hoverAt } from '../../src/lsp/hover.js';
+import { dataDefinition, dataReferences, processAt } from '../../src/lsp/navigation.js';
 import { mentionsOf, objectNamedAt } from '../../src/lsp/package-graph.js';
+import { uriOf } from '../../src/lsp/ranges.js';
 import { fieldAt, fieldsAt } from '../../src/lsp/schema-fields.js';
 import { WorkspaceCheck } from '../../src/lsp/workspace-check.js';
 import { keyBeforeCursor, placeAt } from '../../src/lsp/yaml-place.js';
@@ -133,5 +136,43 @@ describe('quick fixes', () => {
   it('gives a finding without an end the extent of the word it points at', () => {
     const { endLine: _line, endColumn: _column, ...open } = finding;
     expect(diagnosticOf(open, text).range).toEqual({ start: { line: 1, character: 12 }, end: { line: 1, character: 24 } });
+  });
+});
+
+describe('data fields of a process', () => {
+  const checked = new WorkspaceCheck(root);
+  beforeAll(async () => void (await checked.run(new Map())), 60_000);
+  const lineOf = (needle: string): string => processText.split('\n').find((line) => line.includes(needle))!;
+
+  it('reads the data path under the cursor, never a field of another variable', () => {
+    const line = lineOf('title: "data.workOrderId');
+    expect(dataPathAt(line, line.indexOf('data.asset.model') + 'data.as'.length)).toEqual(['asset']);
+    expect(dataPathAt(line, line.indexOf('data.asset.model') + 'data.asset.mo'.length)).toEqual(['asset', 'model']);
+    const write = lineOf('faultCode: string(event.payload.data.faultCode)');
+    expect(dataPathAt(write, write.indexOf('data.faultCode') + 6)).toBeUndefined();
+    expect(typedDataPath('    when: data.?asset.')).toEqual({ parent: ['asset'], typed: '' });
+    expect(typedDataPath('    when: event.payload.data.')).toBeUndefined();
+  });
+
+  it('completes the fields below a data path: declared, then written', () => {
+    const process = processAt(checked, PROCESS)!;
+    const asset = completionsAt({ text: 'x: data.asset.', offset: 'x: data.asset.'.length, workspace, process });
+    expect(asset.map((item) => item.label)).toEqual(['id', 'model', 'serialNumber', 'siteCode', 'depot', 'ownerId', 'ownerName']);
+    expect(asset[0]).toMatchObject({ detail: 'string', documentation: 'Machine id in the fleet telematics' });
+  });
+
+  it('goes to the declaration of a field in the data schema, and finds its writes and reads', () => {
+    const process = processAt(checked, PROCESS)!;
+    const schema = uriOf(join(PACKAGE, 'schemas/work-order.yaml'));
+    expect(dataDefinition(checked, process, ['asset', 'id'])).toEqual({ uri: schema, range: { start: { line: 12, character: 6 }, end: { line: 12, character: 8 } } });
+    const references = dataReferences(checked, process, ['faultCode'], true).map(({ uri, range }) => [uri === schema ? 'schema' : 'process', range.start.line + 1, range.start.character + 1, range.end.character + 1]);
+    const reads = [...processText.matchAll(/(?<![\w.])data\.faultCode\b/g)].map((match) => {
+      const before = processText.slice(0, match.index);
+      const line = before.split('\n').length;
+      const column = match.index - before.lastIndexOf('\n');
+      return ['process', line, column, column + 'data.faultCode'.length];
+    });
+    expect(references).toEqual([['schema', 20, 3, 12], ['process', 42, 7, 16], ...reads]);
+    expect(reads.length).toBeGreaterThan(4);
   });
 });

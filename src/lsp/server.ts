@@ -82,7 +82,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     const here = at(textDocument.uri, position);
     if (!here) return null;
     await checks.settled();
-    return hoverAt(here.text, here.offset, checked.latest?.workspace) ?? null;
+    return hoverAt(here.text, here.offset, checked.latest?.workspace, processAt(checked, here.path)) ?? null;
   });
   connection.onDefinition(async ({ textDocument, position }) => {
     const here = at(textDocument.uri, position);

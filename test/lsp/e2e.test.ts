@@ -65,12 +65,15 @@ describe('package-sdk lsp', () => {
     ]);
   });
 
-  it('hovers a referenced object with its summary, and a field with the reference\'s description', async () => {
+  it('hovers a referenced object with its summary, a field with the reference\'s description, an expression with its CEL type', async () => {
     expect(await request<Hover>('textDocument/hover', { position: CALENDAR })).toEqual({
       contents: { kind: 'markdown', value: `**Calendar field-service** — Field service (Germany)\n\n\`${PACKAGE}/calendars/field-service.yaml\`` },
     });
     expect(await request<Hover>('textDocument/hover', { position: at('  calendar: field-service', 'calendar', 2) })).toEqual({
       contents: { kind: 'markdown', value: '**calendar** — Default calendar for cal.*' },
+    });
+    expect(await request<Hover>('textDocument/hover', { position: at('when: has(data.priority)', 'data.priority', 'data.pr'.length) })).toEqual({
+      contents: { kind: 'markdown', value: '`data.priority`: `string`\n\nCEL: `bool`' },
     });
   });
 

@@ -176,3 +176,23 @@ describe('data fields of a process', () => {
     expect(reads.length).toBeGreaterThan(4);
   });
 });
+
+describe('CEL types on hover', () => {
+  const checked = new WorkspaceCheck(root);
+  beforeAll(async () => void (await checked.run(new Map())), 60_000);
+
+  it('gives the type of an expression, and of the data path under the cursor', () => {
+    const process = processAt(checked, PROCESS)!;
+    const title = processText.indexOf("title: \"'Inspect ' + data.asset.id");
+    const onPath = processText.indexOf('data.asset.id', title) + 'data.as'.length;
+    expect(hoverAt(processText, onPath, workspace, process)?.contents).toEqual({ kind: 'markdown', value: '`data.asset`: `map`\n\nCEL: `string`' });
+    const milestone = processText.indexOf('has(data.priority)') + 1;
+    expect(hoverAt(processText, milestone, workspace, process)?.contents).toEqual({ kind: 'markdown', value: 'CEL: `bool`' });
+  });
+
+  it('types an output mapping by the result of its step', () => {
+    const process = processAt(checked, PROCESS)!;
+    const at = processText.indexOf('int(step.result.responseHours)') + 1;
+    expect(hoverAt(processText, at, workspace, process)?.contents).toEqual({ kind: 'markdown', value: 'CEL: `int`' });
+  });
+});

@@ -49,18 +49,24 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     };
   });
 
+  /**
+   * Checks, then sends the diagnostics of every file with findings, of every open buffer (empty when it has
+   * none, with the version checked) and of every file that had some and has none now.
+   */
   async function publish(): Promise<void> {
-    const overlay = new Map(documents.all().map((document) => [fileURLToPath(document.uri), document.getText()]));
+    const open = documents.all().map((document) => ({ uri: document.uri, path: fileURLToPath(document.uri), text: document.getText(), version: document.version }));
+    const overlay = new Map(open.map((document) => [document.path, document.text]));
     const result = await checked.run(overlay);
-    const byFile = diagnosticsByFile(result.report, (file) => overlay.get(checked.pathOf(file)) ?? result.workspace.documents().get(file)?.text);
-    const now = new Set<string>();
-    for (const [file, diagnostics] of byFile) {
-      const uri = uriOf(checked.pathOf(file));
-      now.add(uri);
-      await connection.sendDiagnostics({ uri, diagnostics });
+    const loaded = result.workspace.documents();
+    const byFile = diagnosticsByFile(result.report, (file) => overlay.get(checked.pathOf(file)) ?? loaded.get(file)?.text);
+    const byUri = new Map([...byFile].map(([file, diagnostics]) => [uriOf(checked.pathOf(file)), diagnostics]));
+    for (const document of open) {
+      await connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics: byUri.get(document.uri) ?? [] });
+      byUri.delete(document.uri);
     }
-    for (const uri of published) if (!now.has(uri)) await connection.sendDiagnostics({ uri, diagnostics: [] });
-    published = now;
+    for (const [uri, diagnostics] of byUri) await connection.sendDiagnostics({ uri, diagnostics });
+    for (const uri of published) if (!byUri.has(uri) && !open.some((document) => document.uri === uri)) await connection.sendDiagnostics({ uri, diagnostics: [] });
+    published = new Set([...byUri.keys(), ...open.map((document) => document.uri)]);
   }
 
   documents.onDidOpen(() => checks.request());

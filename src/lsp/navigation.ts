@@ -4,7 +4,7 @@
  * every reference in the package and its tests, and the manifest's `renames` entry where the core needs one.
  */
 import { relative } from 'node:path';
-import type { Location, Range, WorkspaceEdit } from 'vscode-languageserver';
+import { ErrorCodes, ResponseError, type Location, type Range, type WorkspaceEdit } from 'vscode-languageserver';
 import { renameObject } from '../author/edit/rename.js';
 import type { SourceDocument } from '../json/document.js';
 import type { PackageObject } from '../model/package.js';
@@ -80,11 +80,14 @@ export function referencesTo(checked: WorkspaceCheck, named: NamedObject, includ
 }
 
 /** The rename as one workspace edit: each file's new text, then the moves of files named by the key. */
-export async function renameEdit(checked: WorkspaceCheck, named: NamedObject, to: string): Promise<WorkspaceEdit> {
+export async function renameEdit(checked: WorkspaceCheck, named: NamedObject, to: string, buffers: ReadonlyMap<string, string>): Promise<WorkspaceEdit> {
   const object = checked.latest && declarationOf(checked.latest.workspace, named);
   const pkg = object && checked.latest!.workspace.packages.find((candidate) => candidate.key === object.package);
-  if (!pkg) throw new Error(`no ${named.kind} '${named.key}' in the workspace`);
+  if (!pkg) throw new ResponseError(ErrorCodes.InvalidParams, `no ${named.kind} '${named.key}' in the workspace`);
   const changes = await renameObject(pkg.dir, named.kind, named.key, to, true);
+  // The rename rewrites files as they are on disk: an unsaved buffer among them would lose its edits.
+  const unsaved = changes.edits.filter(({ path, edit }) => buffers.has(path) && buffers.get(path) !== edit.text);
+  if (unsaved.length > 0) throw new ResponseError(ErrorCodes.InvalidRequest, `save ${unsaved.map(({ path }) => relative(checked.root, path)).join(', ')} before renaming: the rename rewrites the files as they are on disk`);
   const texts = changes.edits.filter(({ edit }) => edit.toString() !== edit.text).map(({ path, edit }) => ({
     textDocument: { uri: uriOf(path), version: null },
     edits: [{ range: wholeText(edit.text), newText: edit.toString() }],

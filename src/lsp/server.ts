@@ -118,7 +118,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     const here = at(textDocument.uri, position);
     await checks.settled();
     const name = here && nameAt(checked, here.path, here.text, here.offset);
-    return name ? renameEdit(checked, name.named, newName) : null;
+    const buffers = new Map(documents.all().map((document) => [fileURLToPath(document.uri), document.getText()]));
+    return name ? renameEdit(checked, name.named, newName, buffers) : null;
   });
   connection.onCodeAction(({ textDocument, context }) => {
     const document = documents.get(textDocument.uri);

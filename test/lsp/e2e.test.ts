@@ -120,4 +120,12 @@ describe('package-sdk lsp', () => {
       { kind: 'rename', oldUri: uriIn(root, `${PACKAGE}/calendars/field-service.yaml`), newUri: uriIn(root, `${PACKAGE}/calendars/site-calendar.yaml`) },
     ]);
   });
+
+  it('refuses a rename that would rewrite an unsaved buffer, naming the file to save', async () => {
+    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 4 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# unsaved\n' }] });
+    const moved = { line: CALENDAR.line + 1, character: CALENDAR.character };
+    await expect(request('textDocument/rename', { position: moved, newName: 'site-calendar' })).rejects.toThrow(
+      `save ${PROCESS} before renaming: the rename rewrites the files as they are on disk`,
+    );
+  });
 });

@@ -6,6 +6,7 @@
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver';
 import type { PackageObject } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
+import { expressionCompletions } from './cel-types.js';
 import { dataCompletions, typedDataPath } from './data-fields.js';
 import { objectNamedAt, objectsOf } from './package-graph.js';
 import { fieldAt, fieldsAt } from './schema-fields.js';
@@ -25,7 +26,13 @@ export function completionsAt(context: CompletionContext): CompletionItem[] {
   const line = text.slice(lineStart, offset);
   const kind = kindOf(text);
   const typedData = context.process && typedDataPath(line);
-  if (typedData) return dataCompletions(context.process!, typedData.parent);
+  const fields = typedData ? dataCompletions(context.process!, typedData.parent) : [];
+  if (fields.length > 0) return fields; // a field of data with fields; else what its type offers
+  const expression = context.process && expressionPlace(text, offset);
+  if (expression) {
+    const items = expressionCompletions(context.process!, context.workspace?.package(context.process!.package), expression, line);
+    if (items.length > 0) return items;
+  }
   const typedValue = keyBeforeCursor(line);
   if (typedValue) {
     const keyOffset = lineStart + line.lastIndexOf(`${typedValue.key}:`);
@@ -39,6 +46,12 @@ export function completionsAt(context: CompletionContext): CompletionItem[] {
     insertText: `${field.name}: `,
   }));
   return [];
+}
+
+/** The path of the string value under the cursor, when the cursor is inside one (an expression being written). */
+function expressionPlace(text: string, offset: number): YamlPath | undefined {
+  const place = placeAt(text, offset);
+  return place?.part === 'value' && typeof place.scalar?.value === 'string' && offset > place.scalar.start ? place.path : undefined;
 }
 
 /** The `kind` the buffer declares (the schema of its spec depends on it). */

@@ -196,3 +196,31 @@ describe('CEL types on hover', () => {
     expect(hoverAt(processText, at, workspace, process)?.contents).toEqual({ kind: 'markdown', value: 'CEL: `int`' });
   });
 });
+
+describe('completion in expressions', () => {
+  const checked = new WorkspaceCheck(root);
+  beforeAll(async () => void (await checked.run(new Map())), 60_000);
+  const typed = (replacement: string): { text: string; offset: number } => {
+    const text = processText.replace('when: has(data.priority)', `when: ${replacement}`);
+    return { text, offset: text.indexOf(`when: ${replacement}`) + `when: ${replacement}`.length };
+  };
+
+  it('offers the variables of the context and the functions of the profile, with their signatures', () => {
+    const items = completionsAt({ ...typed('has(data.priority) && ti'), workspace, process: processAt(checked, PROCESS)! });
+    const labels = items.map((item) => item.label);
+    expect(labels.slice(0, 9)).toEqual(['cel', 'optional', 'strings', 'data', 'settings', 'event', 'step', 'task', 'stage']);
+    expect(items.find((item) => item.label === 'data')).toMatchObject({ detail: 'map' });
+    expect(items.find((item) => item.label === 'timestamp')?.detail).toContain('timestamp(string): timestamp');
+    expect(labels.some((label) => label.startsWith('taimen_'))).toBe(false);
+  });
+
+  it('offers the methods of the receiver\'s type after a dot', () => {
+    const strings = completionsAt({ ...typed('data.faultCode.st'), workspace, process: processAt(checked, PROCESS)! }).map((item) => item.label);
+    expect(strings).toContain('startsWith');
+    expect(strings).toContain('matches');
+    expect(strings).not.toContain('getFullYear');
+    const times = completionsAt({ ...typed('data.reportedAt.get'), workspace, process: processAt(checked, PROCESS)! }).map((item) => item.label);
+    expect(times).toContain('getFullYear');
+    expect(times).not.toContain('startsWith');
+  });
+});

@@ -9,7 +9,8 @@ import type { Workspace } from '../model/workspace.js';
 import { expressionCompletions } from './cel-types.js';
 import { dataCompletions, typedDataPath } from './data-fields.js';
 import { objectNamedAt, objectsOf } from './package-graph.js';
-import { fieldAt, fieldsAt } from './schema-fields.js';
+import { processModel } from '../process/index.js';
+import { documentTypeOf, fieldAt, fieldsAt, type DocumentType } from './schema-fields.js';
 import { keyBeforeCursor, placeAt, typingKey, type YamlPath } from './yaml-place.js';
 
 export interface CompletionContext {
@@ -24,7 +25,7 @@ export function completionsAt(context: CompletionContext): CompletionItem[] {
   const { text, offset } = context;
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const line = text.slice(lineStart, offset);
-  const kind = kindOf(text);
+  const type = documentTypeOf(text);
   const typedData = context.process && typedDataPath(line);
   const fields = typedData ? dataCompletions(context.process!, typedData.parent) : [];
   if (fields.length > 0) return fields; // a field of data with fields; else what its type offers
@@ -37,9 +38,9 @@ export function completionsAt(context: CompletionContext): CompletionItem[] {
   if (typedValue) {
     const keyOffset = lineStart + line.lastIndexOf(`${typedValue.key}:`);
     const path = placeAt(text, keyOffset)?.path ?? [typedValue.key];
-    return valueCompletions(path, kind, context.workspace);
+    return valueCompletions(path, type, context);
   }
-  if (typingKey(line)) return fieldsAt(parentPath(text, lineStart, line), kind).map((field) => ({
+  if (typingKey(line)) return fieldsAt(parentPath(text, lineStart, line), type).map((field) => ({
     label: field.name,
     kind: CompletionItemKind.Field,
     ...(field.description !== undefined ? { documentation: { kind: 'markdown', value: field.description } } : {}),
@@ -54,13 +55,10 @@ function expressionPlace(text: string, offset: number): YamlPath | undefined {
   return place?.part === 'value' && typeof place.scalar?.value === 'string' && offset > place.scalar.start ? place.path : undefined;
 }
 
-/** The `kind` the buffer declares (the schema of its spec depends on it). */
-export function kindOf(text: string): string | undefined {
-  return /^kind:\s*["']?(\w+)/m.exec(text)?.[1];
-}
 
-function valueCompletions(path: YamlPath, kind: string | undefined, workspace: Workspace | undefined): CompletionItem[] {
-  if (path.length === 1 && path[0] === 'kind') return (fieldAt(['kind'], undefined)?.values ?? []).map((name) => ({ label: String(name), kind: CompletionItemKind.Class }));
+function valueCompletions(path: YamlPath, type: DocumentType, context: CompletionContext): CompletionItem[] {
+  const workspace = context.workspace;
+  if (path.length === 1 && path[0] === 'kind') return (fieldAt(['kind'], { schema: 'object.schema.json' })?.values ?? []).map((name) => ({ label: String(name), kind: CompletionItemKind.Class }));
   const named = objectNamedAt(path, '');
   if (named && workspace) {
     return objectsOf(workspace).filter((object) => object.kind === named.kind).map((object) => ({
@@ -70,7 +68,35 @@ function valueCompletions(path: YamlPath, kind: string | undefined, workspace: W
       ...(typeof object.spec.displayName === 'string' ? { documentation: object.spec.displayName } : {}),
     }));
   }
-  return (fieldAt(path, kind)?.values ?? []).map((value) => ({ label: String(value), kind: CompletionItemKind.EnumMember }));
+  const elements = elementCompletions(path, type, context);
+  if (elements.length > 0) return elements;
+  return (fieldAt(path, type)?.values ?? []).map((value) => ({ label: String(value), kind: CompletionItemKind.EnumMember }));
+}
+
+/**
+ * Ids of the elements of a process: a decision table after `decide.table`, a step after `compensate` — and in a
+ * test, a step after `step` or `task` (the process the test names).
+ */
+function elementCompletions(path: YamlPath, type: DocumentType, context: CompletionContext): CompletionItem[] {
+  const keys = path.filter((segment): segment is string => typeof segment === 'string');
+  const [key, enclosing] = [keys[keys.length - 1], keys[keys.length - 2]];
+  const inTest = type.schema === 'test.schema.json';
+  const table = key === 'table' && enclosing === 'decide';
+  const step = key === 'compensate' || (inTest && (key === 'step' || key === 'task'));
+  if (!table && !step) return [];
+  const process = inTest ? testedProcess(context) : context.process;
+  if (!process) return [];
+  return processModel(process.spec).elements.filter((element) => element.table === table).map((element) => ({
+    label: element.id,
+    kind: table ? CompletionItemKind.Struct : CompletionItemKind.Function,
+    ...(typeof element.node.displayName === 'string' ? { detail: element.node.displayName } : {}),
+  }));
+}
+
+/** The Process a test buffer names by its top-level `process:`. */
+function testedProcess(context: CompletionContext): PackageObject | undefined {
+  const key = /^process:\s*["']?([\w.-]+)/m.exec(context.text)?.[1];
+  return context.workspace && key !== undefined ? objectsOf(context.workspace).find((object) => object.kind === 'Process' && object.key === key) : undefined;
 }
 
 function majorOf(version: string): string {

@@ -3,10 +3,9 @@ import type { Hover } from 'vscode-languageserver';
 import type { PackageObject } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
 import { expressionTypeAt, type ExpressionType } from './cel-types.js';
-import { kindOf } from './completion.js';
 import { dataPathAt } from './data-fields.js';
 import { declarationOf, objectNamedAt } from './package-graph.js';
-import { fieldAt } from './schema-fields.js';
+import { documentTypeOf, fieldAt } from './schema-fields.js';
 import { placeAt } from './yaml-place.js';
 
 export function hoverAt(text: string, offset: number, workspace: Workspace | undefined, process?: PackageObject): Hover | undefined {
@@ -25,7 +24,7 @@ export function hoverAt(text: string, offset: number, workspace: Workspace | und
     const object = named && declarationOf(workspace, named);
     if (object) return { contents: { kind: 'markdown', value: summaryOf(object) } };
   }
-  const field = fieldAt(place.path, kindOf(text));
+  const field = fieldAt(place.path, documentTypeOf(text));
   if (!field?.description) return undefined;
   return { contents: { kind: 'markdown', value: `**${field.name}** — ${field.description}` } };
 }

@@ -10,6 +10,19 @@ import type { YamlPath } from './yaml-place.js';
 
 type Schema = Record<string, unknown>;
 
+/** What kind of file a buffer is: the schema of schema/v1 that describes it, and its `kind` when it is an object. */
+export interface DocumentType {
+  schema: 'object.schema.json' | 'test.schema.json';
+  kind?: string;
+}
+
+/** A test scenario (`process:` at the top, no `kind`), else an object file of its `kind`. */
+export function documentTypeOf(text: string): DocumentType {
+  const kind = /^kind:\s*["']?(\w+)/m.exec(text)?.[1];
+  if (kind === undefined && /^process:/m.test(text)) return { schema: 'test.schema.json' };
+  return { schema: 'object.schema.json', ...(kind !== undefined ? { kind } : {}) };
+}
+
 export interface FieldInfo {
   name: string;
   description?: string;
@@ -77,8 +90,9 @@ function kindTest(test: Schema, kind: unknown): boolean | undefined {
 }
 
 /** The schemas that may describe the node at `path` of an object file of kind `kind`. */
-function schemasAt(path: YamlPath, kind: unknown): Located[] {
-  let current = branches({ schema: schemaFile('object.schema.json'), file: 'object.schema.json' }, kind);
+function schemasAt(path: YamlPath, type: DocumentType): Located[] {
+  const kind = type.kind;
+  let current = branches({ schema: schemaFile(type.schema), file: type.schema }, kind);
   for (const segment of path) {
     const next: Located[] = [];
     for (const at of current) {
@@ -94,9 +108,10 @@ function schemasAt(path: YamlPath, kind: unknown): Located[] {
 }
 
 /** The fields a mapping at `path` may hold, in the order of the schema. */
-export function fieldsAt(path: YamlPath, kind: unknown): FieldInfo[] {
+export function fieldsAt(path: YamlPath, type: DocumentType): FieldInfo[] {
   const fields = new Map<string, FieldInfo>();
-  for (const { schema, file } of schemasAt(path, kind)) {
+  const kind = type.kind;
+  for (const { schema, file } of schemasAt(path, type)) {
     if (!isRecord(schema.properties)) continue;
     for (const [name, field] of Object.entries(schema.properties)) {
       if (fields.has(name) || !isRecord(field)) continue;
@@ -107,10 +122,10 @@ export function fieldsAt(path: YamlPath, kind: unknown): FieldInfo[] {
 }
 
 /** The description and allowed values of the field at `path`. */
-export function fieldAt(path: YamlPath, kind: unknown): FieldInfo | undefined {
+export function fieldAt(path: YamlPath, type: DocumentType): FieldInfo | undefined {
   const name = path[path.length - 1];
   if (typeof name !== 'string') return undefined;
-  const found = schemasAt(path, kind);
+  const found = schemasAt(path, type);
   return found.length === 0 ? undefined : describe(name, found);
 }
 

@@ -58,14 +58,14 @@ describe('completion', () => {
 
   it('offers the fields of the mapping being written, with the reference\'s text', () => {
     const items = completionsAt({ ...cursor('apiVersion: taimen.ai/v1\nkind: Role\nkey: r\nspec:\n  name: R\n  |\n'), workspace });
-    expect(items.map((item) => item.label)).toEqual(fieldsAt(['spec'], 'Role').map((field) => field.name));
+    expect(items.map((item) => item.label)).toEqual(fieldsAt(['spec'], { schema: 'object.schema.json', kind: 'Role' }).map((field) => field.name));
     expect(items.find((item) => item.label === 'description')).toMatchObject({ insertText: 'description: ' });
   });
 
   it('offers the fields of a list item\'s mapping on the line after its first field', () => {
     const text = 'apiVersion: taimen.ai/v1\nkind: Process\nkey: p\nspec:\n  stages:\n    - id: a\n      |\n';
-    expect(completionsAt({ ...cursor(text), workspace }).map((item) => item.label)).toEqual(fieldsAt(['spec', 'stages', 0], 'Process').map((field) => field.name));
-    expect(fieldsAt(['spec', 'stages', 0], 'Process').map((field) => field.name)).toContain('steps');
+    expect(completionsAt({ ...cursor(text), workspace }).map((item) => item.label)).toEqual(fieldsAt(['spec', 'stages', 0], { schema: 'object.schema.json', kind: 'Process' }).map((field) => field.name));
+    expect(fieldsAt(['spec', 'stages', 0], { schema: 'object.schema.json', kind: 'Process' }).map((field) => field.name)).toContain('steps');
   });
 
   it('offers skills as key@major, and roles by their keys', () => {
@@ -77,7 +77,7 @@ describe('completion', () => {
 
   it('offers the values a field\'s schema allows', () => {
     const values = completionsAt({ ...cursor('kind: Process\nspec:\n  decisions:\n    - hitPolicy: |\n'), workspace }).map((item) => item.label);
-    expect(values).toEqual((fieldAt(['spec', 'decisions', 0, 'hitPolicy'], 'Process')?.values ?? []).map(String));
+    expect(values).toEqual((fieldAt(['spec', 'decisions', 0, 'hitPolicy'], { schema: 'object.schema.json', kind: 'Process' })?.values ?? []).map(String));
     expect(values).toContain('first');
   });
 
@@ -222,5 +222,28 @@ describe('completion in expressions', () => {
     const times = completionsAt({ ...typed('data.reportedAt.get'), workspace, process: processAt(checked, PROCESS)! }).map((item) => item.label);
     expect(times).toContain('getFullYear');
     expect(times).not.toContain('startsWith');
+  });
+});
+
+describe('completion of the elements of a process', () => {
+  const checked = new WorkspaceCheck(root);
+  beforeAll(async () => void (await checked.run(new Map())), 60_000);
+
+  it('offers the decision tables after decide.table, the steps after compensate', () => {
+    const process = processAt(checked, PROCESS)!;
+    const table = processText.replace('decide: {table: dispatch-priority}', 'decide: {table: ');
+    const end = table.indexOf('decide: {table: ') + 'decide: {table: '.length;
+    expect(completionsAt({ text: table, offset: end, workspace, process }).map((item) => item.label)).toEqual(['dispatch-priority']);
+    const steps = completionsAt({ ...cursor('kind: Process\nspec:\n  stages:\n    - steps:\n        - id: x\n          compensate: |\n'), workspace, process }).map((item) => item.label);
+    expect(steps).toContain('diagnose');
+    expect(steps).toContain('inspect-site');
+    expect(steps).not.toContain('dispatch-priority');
+  });
+
+  it('offers a test the steps of the process it names, and the test schema\'s fields', () => {
+    const test = cursor('process: work-order\nname: n\nsteps:\n  - complete: {step: |\n');
+    const steps = completionsAt({ ...test, workspace }).map((item) => item.label);
+    expect(steps).toContain('inspect-site');
+    expect(completionsAt({ ...cursor('process: work-order\n|\n'), workspace }).map((item) => item.label)).toContain('steps');
   });
 });

@@ -30,7 +30,8 @@ export function serveStdio(options: ServerOptions): void {
 export function startServer(connection: Connection, options: ServerOptions): void {
   const documents = new TextDocuments(TextDocument);
   let checked = new WorkspaceCheck(realRoot(options.root ?? process.cwd()));
-  const checks = new CheckQueue(() => publish());
+  // A check that fails is a bug of ours: the editor's log shows it, and the next change checks again.
+  const checks = new CheckQueue(() => publish().catch((error: unknown) => connection.console.error(`check failed: ${error instanceof Error ? error.stack : String(error)}`)));
   let published = new Set<string>();
 
   connection.onInitialize((params) => {
@@ -54,7 +55,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
    * none, with the version checked) and of every file that had some and has none now.
    */
   async function publish(): Promise<void> {
-    const open = documents.all().map((document) => ({ uri: document.uri, path: fileURLToPath(document.uri), text: document.getText(), version: document.version }));
+    const open = fileBuffers(documents).map((document) => ({ uri: document.uri, path: fileURLToPath(document.uri), text: document.getText(), version: document.version }));
     const overlay = new Map(open.map((document) => [document.path, document.text]));
     const result = await checked.run(overlay);
     const loaded = result.workspace.documents();
@@ -74,7 +75,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   documents.onDidClose(() => checks.request());
 
   const at = (uri: string, position: { line: number; character: number }) => {
-    const document = documents.get(uri);
+    const document = uri.startsWith('file:') ? documents.get(uri) : undefined;
     return document && { text: document.getText(), offset: document.offsetAt(position), path: fileURLToPath(uri) };
   };
 
@@ -118,7 +119,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     const here = at(textDocument.uri, position);
     await checks.settled();
     const name = here && nameAt(checked, here.path, here.text, here.offset);
-    const buffers = new Map(documents.all().map((document) => [fileURLToPath(document.uri), document.getText()]));
+    const buffers = new Map(fileBuffers(documents).map((document) => [fileURLToPath(document.uri), document.getText()]));
     return name ? renameEdit(checked, name.named, newName, buffers) : null;
   });
   connection.onCodeAction(({ textDocument, context }) => {
@@ -159,6 +160,11 @@ class CheckQueue {
       await this.runOnce();
     } while (this.again);
   }
+}
+
+/** The buffers of files (an untitled buffer stands for no file of the workspace). */
+function fileBuffers(documents: TextDocuments<TextDocument>): TextDocument[] {
+  return documents.all().filter((document) => document.uri.startsWith('file:'));
 }
 
 function rootOf(params: InitializeParams): string | undefined {

@@ -128,4 +128,11 @@ describe('package-sdk lsp', () => {
       `save ${PROCESS} before renaming: the rename rewrites the files as they are on disk`,
     );
   });
+
+  it('leaves a buffer of no file alone, and keeps serving the others', async () => {
+    const untitled = 'untitled:Untitled-1';
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: untitled, languageId: 'yaml', version: 1, text: 'kind: Role\n' } });
+    expect(await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: untitled }, position: { line: 0, character: 6 } })).toEqual([]);
+    expect(await request<Hover>('textDocument/hover', { position: { line: CALENDAR.line + 1, character: CALENDAR.character } })).toMatchObject({ contents: { value: expect.stringContaining('**Calendar field-service**') as unknown } });
+  });
 });

@@ -24,7 +24,7 @@ const FLOORS = [
   ['report'],
   ['docs'],
   ['author'],
-  ['mcp'],
+  ['mcp', 'lsp'],
   ['cli'],
   ['commands'],
 ];

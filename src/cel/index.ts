@@ -10,6 +10,7 @@
  *   evaluate(env, 'data.amount > 100.0', { data }, { calendars })             // the package test engine
  */
 export { createEnvironment, type CelEnvironment, type Profile } from './environment.js';
+export { celDefinitions, type CelDefinitions, type CelFunction, type CelVariable } from './definitions.js';
 export {
   checkExpression, CEL_CODES, LIMITS, generalType as celGeneralType,
   type CelCode, type CelDiagnostic, type CelTypeName, type CheckOptions, type Expected, type CheckResult, type PathRead,

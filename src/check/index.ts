@@ -1,5 +1,6 @@
 import type { SourceDocument } from '../json/document.js';
 import { activeParseCache } from '../load/parse-cache.js';
+import { withOverlay, type Overlay } from '../load/overlay.js';
 import { loadTargets, type TargetOptions } from '../load/targets.js';
 import { isError, type Finding } from '../model/finding.js';
 import type { LooseFile, Workspace } from '../model/workspace.js';
@@ -8,7 +9,10 @@ import { RULES } from './rules/index.js';
 import { isOwnedField, runRules } from './rule.js';
 import { schemaFindings } from './schema-stage.js';
 
-export interface CheckOptions extends TargetOptions {}
+export interface CheckOptions extends TargetOptions {
+  /** Texts checked in place of the files they name (absolute paths): an editor's unsaved buffers. */
+  overlay?: Overlay;
+}
 
 /** Manifest fields whose schema errors a rule reports with its own codes (settings, version ranges). */
 const OWNED_MANIFEST_FIELDS = RULES.flatMap((rule) => rule.ownsManifestFields ?? []);
@@ -40,7 +44,7 @@ export interface CheckResult {
  * documents that passed (stage 2), and reports.
  */
 export async function check(options: CheckOptions = {}): Promise<CheckResult> {
-  const workspace = await loadTargets(options);
+  const workspace = await withOverlay(options.overlay, () => loadTargets(options));
   const findings = [...workspace.findings];
   const invalid = new Set<SourceDocument>();
   const deferred = new Map<SourceDocument, Finding[]>();

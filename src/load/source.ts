@@ -16,6 +16,7 @@ import { notRegularReason } from '../fs/read.js';
 import type { LoadResult } from './load-finding.js';
 import { parseJson } from './json.js';
 import { lineStartsOf, loadError, positionAt } from './load-finding.js';
+import { overlaidBytes } from './overlay.js';
 import { activeParseCache } from './parse-cache.js';
 import { parseYaml } from './yaml.js';
 
@@ -27,6 +28,9 @@ const LENIENT_UTF8 = new TextDecoder('utf-8');
  * JSON when the name ends in `.json`, YAML otherwise.
  */
 export async function loadSourceFile(path: string, file: string): Promise<LoadResult> {
+  // An editor's unsaved buffer stands for the file: parsed as it is, never taken from the index nor kept in it.
+  const overlaid = overlaidBytes(path);
+  if (overlaid !== undefined) return parseSource(overlaid, file);
   const cache = activeParseCache();
   const known = cache?.lookup(path, file); // unchanged since the last check: not even opened
   if (known) return known;

@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CliOutcome, ROOT, type RunningCli, runCli, scratchDir, startCli } from '../support/cli.js';
+import { initializeOutcome } from '../lsp/client.js';
 import { FIXTURES, overlay, overlayCase } from '../support/overlay.js';
 import { CLI_SCHEMA_DIR, once, schemaErrors, schemaFileOf, shapeText } from './support.js';
 
@@ -151,6 +152,8 @@ const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }>
   workflow: { exit: 0, run: async () => json(['workflow'], copyOf('example')) },
   // the protocol on stdout: one answer to one request, then stdin ends and the server stops
   mcp: { exit: 0, run: () => runCli(['mcp', '--json'], { env: ENV, input: `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'json-output', version: '1' } } })}\n` }) },
+  // the protocol framed by Content-Length on stdout: the body of the answer to initialize
+  lsp: { exit: 0, run: () => initializeOutcome(copyOf('example')) },
   'docs:schema': { exit: 0, run: () => json(['docs', 'schema', '--out', workDir('docs')]) },
   'docs:package': { exit: 0, run: () => json(['docs', 'package', EXAMPLE]) },
   graph: { exit: 0, run: () => json(['graph', EXAMPLE]) },

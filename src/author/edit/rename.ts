@@ -207,11 +207,28 @@ function renameKeysOf(edit: YamlEdit, value: unknown, path: Path, field: string,
   }
 }
 
+/**
+ * The object a string names by where it stands — `taskType: site-inspection`, `skill: fault.diagnose@1`,
+ * `role:field-technician` — by the same table a rename follows; undefined for any other string.
+ */
+export function objectNamedBy(value: string, context: StringContext): { kind: ObjectKind; key: string } | undefined {
+  for (const [kind, naming] of Object.entries(NAMING) as [ObjectKind, Naming][]) {
+    if (naming.prefix && value.startsWith(naming.prefix) && value.length > naming.prefix.length) return { kind, key: value.slice(naming.prefix.length) };
+    if (!namesByField(context, naming)) continue;
+    const key = naming.versioned ? value.replace(/@[^@]*$/, '').replace(/^.*:/, '') : value;
+    return { kind, key };
+  }
+  return undefined;
+}
+
+function namesByField(context: StringContext, naming: Naming): boolean {
+  return (context.key !== undefined && naming.fields.includes(context.key)) ||
+    (context.key === 'type' && context.enclosing !== undefined && (naming.typeUnder ?? []).includes(context.enclosing));
+}
+
 function renamedReference(value: string, context: StringContext, naming: Naming, from: string, to: string): string | undefined {
   if (naming.prefix && value === `${naming.prefix}${from}`) return `${naming.prefix}${to}`;
-  const named = (context.key !== undefined && naming.fields.includes(context.key)) ||
-    (context.key === 'type' && context.enclosing !== undefined && (naming.typeUnder ?? []).includes(context.enclosing));
-  if (!named) return undefined;
+  if (!namesByField(context, naming)) return undefined;
   if (value === from) return to;
   if (naming.versioned && value.startsWith(`${from}@`)) return `${to}${value.slice(from.length)}`;
   if (naming.versioned && value.includes(':') && value.endsWith(`:${from}${value.slice(value.lastIndexOf('@'))}`)) {
@@ -221,12 +238,12 @@ function renamedReference(value: string, context: StringContext, naming: Naming,
 }
 
 /** Where a string stands: the key it is the value of (or the key of the list it is an item of), and the key of the mapping around. */
-interface StringContext {
+export interface StringContext {
   key?: string;
   enclosing?: string;
 }
 
-function walkStrings(value: unknown, path: Path, visit: (value: string, path: Path, context: StringContext) => void, context: StringContext = {}): void {
+export function walkStrings(value: unknown, path: Path, visit: (value: string, path: Path, context: StringContext) => void, context: StringContext = {}): void {
   if (typeof value === 'string') return visit(value, path, context);
   if (Array.isArray(value)) {
     value.forEach((item, index) => walkStrings(item, [...path, index], visit, context));

@@ -93,7 +93,7 @@ describe('pre-commit hook package-sdk-check, installed by pre-commit from a tag 
   const home = join(scratch, 'pre-commit-home');
   const env = (): NodeJS.ProcessEnv => ({ ...process.env, PRE_COMMIT_HOME: home, NO_COLOR: '1', PACKAGE_SDK: '' });
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: repo, env: env(), encoding: 'utf8' });
-  let seconds: number;
+  let cost: { wall: number; cpu: number };
 
   beforeAll(async () => {
     ensurePreCommit();
@@ -105,23 +105,25 @@ describe('pre-commit hook package-sdk-check, installed by pre-commit from a tag 
     writeFileSync(join(repo, '.pre-commit-config.yaml'), stringify({ repos: [{ repo: source, rev: 'v0.1.0', hooks: [{ id: 'package-sdk-check' }] }] }));
     const init = await runCli(['init', 'packages/demo'], { cwd: repo });
     expect(init.code, init.stderr).toBe(0);
-    const started = Date.now();
-    const install = spawnSync('pre-commit', ['install-hooks'], { cwd: repo, env: env(), encoding: 'utf8' });
-    seconds = (Date.now() - started) / 1000;
+    // bash's `time`: the wall clock, and the processor time of pre-commit and every process it waited for.
+    const install = spawnSync('bash', ['-c', 'TIMEFORMAT="%R %U %S"; time pre-commit install-hooks'], { cwd: repo, env: env(), encoding: 'utf8' });
     expect(install.status, install.stdout + install.stderr).toBe(0);
+    const [wall, user, system] = install.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
+    cost = { wall: wall!, cpu: user! + system! };
     execFileSync('pre-commit', ['install'], { cwd: repo, env: env() });
   }, 600_000);
 
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it(`installs in under 90 s, compiling no native code, with the CEL library's patch applied`, () => {
-    console.log(`pre-commit install-hooks: ${seconds.toFixed(1)} s`);
-    expect(seconds).toBeLessThan(90);
+  it(`installs compiling no native code, with the CEL library's patch applied, in under 90 s of processor time`, () => {
     const [environment] = readdirSync(home).filter((name) => existsSync(join(home, name, 'package.json')));
     const installed = join(home, environment!, 'node_env-system/lib/node_modules/package-sdk');
     expect(existsSync(join(installed, 'bin/run.js'))).toBe(true);
     expect(filesNamed(join(home, environment!, 'node_env-system'), /(^|\/)(better-sqlite3|[^/]+\.node)$/)).toEqual([]);
     expect(readFileSync(join(installed, 'node_modules/@marcbachmann/cel-js/lib/macros.js'), 'utf8')).toContain('The operand of the selection may be any expression');
+    // The wall clock depends on what else the machine runs; the processor time of the install does not.
+    console.log(`pre-commit install-hooks: ${cost.wall.toFixed(1)} s, ${cost.cpu.toFixed(1)} s of processor time`);
+    expect(cost.cpu).toBeLessThan(90);
   });
 
   it('passes a good package and blocks a commit whose staged file breaks its package, with the finding', () => {

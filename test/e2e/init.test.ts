@@ -15,6 +15,7 @@ import { ROOT, runCli, scratchDir, startCli, type RunningCli } from '../support/
 interface Step {
   name?: string;
   run?: string;
+  env?: Record<string, string>;
   uses?: string;
   with?: Record<string, string>;
   'working-directory'?: string;
@@ -77,7 +78,8 @@ function runJob(workflow: Workflow, name: string, context: { repository: string;
     } else if (step.uses) {
       expect(step.uses).toBe(actionReference());
     } else if (step.run) {
-      bash(expand(step.run, context.expressions), join(context.runner, workingDirectory), { ...context.installed, GITHUB_OUTPUT: output }, step.name ?? step.run);
+      const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(value, context.expressions)]));
+      bash(expand(step.run, context.expressions), join(context.runner, workingDirectory), { ...context.installed, ...env, GITHUB_OUTPUT: output }, step.name ?? step.run);
     }
   }
   return Object.fromEntries(readFileSync(output, 'utf8').split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
@@ -175,10 +177,14 @@ describe('init in a repository of packages: the workflow at its root runs with t
     expect(workflow.on.pull_request.paths).toEqual(['packages/demo/**', '.github/workflows/demo.yml']);
   });
 
-  it('the action installs package-sdk without the local core\'s native SQLite driver', () => {
+  it('the action installs package-sdk without the local core\'s native SQLite driver, which only the local core asks for', () => {
     const version = spawnSync('bash', ['-c', 'package-sdk --version'], { env: { ...process.env, ...installed }, encoding: 'utf8' });
     expect(version.stdout).toMatch(/^package-sdk\/\d+\.\d+\.\d+ /);
-    expect(existsSync(join(installed.GITHUB_ACTION_PATH!, 'node_modules/better-sqlite3'))).toBe(false);
+    expect(version.stderr).toBe('');
+    expect(existsSync(join(installed.npm_config_prefix!, 'lib/node_modules/package-sdk/node_modules/better-sqlite3'))).toBe(false);
+    const serve = spawnSync('bash', ['-c', `package-sdk core serve --data "${join(scratch, 'no-sqlite')}"`], { env: { ...process.env, ...installed, NO_COLOR: '1' }, encoding: 'utf8' });
+    expect(serve.status).toBe(2);
+    expect(serve.stderr).toContain('error sqlite_missing: the local core keeps its state in SQLite, and better-sqlite3 is not installed beside package-sdk');
   });
 
   it('runs every step of the check job, then plans on a tag and applies exactly that plan by its hash', () => {

@@ -4,10 +4,10 @@
 // `npm start`, `npm test` and `npm run bench` run it first, so a newcomer needs no other command.
 import { execSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildIsStale, ROOT as root } from './build-state.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
 const stamp = join(root, 'node_modules', '.package-sdk-installed');
 const lockDigest = createHash('sha256').update(readFileSync(join(root, 'package-lock.json'))).digest('hex');
 
@@ -16,24 +16,29 @@ function run(command) {
   execSync(command, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
+// The local core's SQLite driver is an optional peer dependency (a user who only checks compiles no native
+// code); the project's own tests run the local core, so a checkout gets it beside the locked dependencies.
+const sqlite = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies['better-sqlite3'];
 
 if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockDigest) {
   run('npm ci --no-audit --no-fund');
+  installSqlite();
   writeFileSync(stamp, lockDigest);
 }
 
-const built = join(root, 'oclif.manifest.json');
-const sourcesChanged = !existsSync(built) ||
-  Math.max(newestMtime(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs) > statSync(built).mtimeMs;
-if (sourcesChanged) run('npm run build --silent');
+/**
+ * npm installs nothing over a peer dependency of the root, even with --no-save: the driver is installed in a
+ * prefix of its own inside node_modules and linked where Node looks for it (its own dependencies resolve from
+ * where it really is).
+ */
+function installSqlite() {
+  const linked = join(root, 'node_modules', 'better-sqlite3');
+  if (existsSync(linked)) return;
+  run(`npm install --prefix node_modules/.sqlite --no-save --no-package-lock --no-audit --no-fund "better-sqlite3@${sqlite}"`);
+  symlinkSync(join('.sqlite', 'node_modules', 'better-sqlite3'), linked);
+}
+
+if (buildIsStale()) run('npm run build --silent');
 
 // The page tests (test/graph/) open Debian's Chromium, never a downloaded browser.
 if (process.argv.includes('--browser') && !existsSync('/usr/bin/chromium')) {

@@ -9,8 +9,9 @@ import { parseDocument } from 'yaml';
 import { loadPackage, displayPath } from '../load/package.js';
 import type { Package } from '../model/package.js';
 import { optionalFieldHints, SCHEMA_DIR } from './hints.js';
+import { REPOSITORY_SCHEMA_DIR, repositoryRoot, writeRepositorySchemas } from './repository.js';
 import { AUTHOR_KINDS, resolveKind, type AuthorKind } from './kinds.js';
-import { installationTemplate, manifestTemplate, objectTemplates, titleOf, type FileTemplate } from './templates.js';
+import { installationTemplate, manifestTemplate, objectTemplates, SCENARIO_SUBJECTS, subjectScenario, titleOf, type FileTemplate, type ScenarioSubject } from './templates.js';
 import { Refusal } from '../model/refusal.js';
 import { createFile, replaceFile } from '../fs/write.js';
 import { modeline, toAuthoredYaml } from './yaml-writer.js';
@@ -26,7 +27,8 @@ export interface AddOptions {
 
 /** What `add` did; `add --json` prints it. */
 export interface AddResult {
-  kind: AuthorKind;
+  /** The kind of the new object, or `Test` for a scenario. */
+  kind: AuthorKind | 'Test';
   key: string;
   /** New files, as shown to the user. */
   created: string[];
@@ -67,6 +69,7 @@ export function checkKey(kind: AuthorKind, key: string): void {
 }
 
 export async function addObject(options: AddOptions): Promise<AddResult> {
+  if (/^tests?$/i.test(options.kind.trim())) return addScenario(options);
   const cwd = options.cwd ?? process.cwd();
   const kind = resolveKind(options.kind);
   if (!kind) throw new Refusal('unknown_kind', `unknown kind '${options.kind}'; expected one of ${AUTHOR_KINDS.join(', ')} (or task-type, task-types, rule …)`, { exitCode: 2 });
@@ -101,6 +104,27 @@ export async function addObject(options: AddOptions): Promise<AddResult> {
   return result;
 }
 
+/** `add test KEY`: a first scenario of the process, work rule or task type KEY of the package, in tests/KEY.test.yaml. */
+async function addScenario(options: AddOptions): Promise<AddResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const show = (path: string): string => displayPath(cwd, path) || '.';
+  const pkg = await packageAt(resolve(cwd, options.packageDir ?? '.'), cwd, show);
+  const subjects = pkg.objects.filter((object) => object.key === options.key && (SCENARIO_SUBJECTS as readonly string[]).includes(object.kind));
+  if (subjects.length !== 1) {
+    const named = subjects.map((object) => `${object.kind} ${object.file}`).join(', ');
+    throw new Refusal(subjects.length === 0 ? 'unknown_subject' : 'ambiguous_subject', subjects.length === 0
+      ? `the package ${pkg.key} has no process, work rule or task type '${options.key}'`
+      : `'${options.key}' names more than one object a scenario can be about: ${named}`, { exitCode: 2 });
+  }
+  const [subject] = subjects;
+  const template = subjectScenario(subject!.kind as ScenarioSubject, options.key, subject!.spec);
+  const path = join(pkg.dir, template.path);
+  if (existsSync(path)) throw new Refusal('file_exists', `${show(path)} already exists; package-sdk never overwrites a file`);
+  const result: AddResult = { kind: 'Test', key: options.key, created: [], updated: [] };
+  await writeTemplates(pkg.dir, [template], show, result);
+  return result;
+}
+
 async function packageAt(dir: string, cwd: string, show: (path: string) => string): Promise<Package> {
   const loaded = await loadPackage(dir, { cwd });
   if (!loaded.package) {
@@ -110,18 +134,24 @@ async function packageAt(dir: string, cwd: string, show: (path: string) => strin
   return loaded.package;
 }
 
-/** Writes each template as a new file under `root`, with its modeline, comment and hints. */
+/**
+ * Writes each template as a new file under `root`, with its modeline, comment and hints; the modeline points at
+ * the schemas of the repository, written there first when they are missing.
+ */
 export async function writeTemplates(root: string, templates: readonly FileTemplate[], show: (path: string) => string, result: { created: string[] }): Promise<void> {
+  const home = repositoryRoot(root);
+  result.created.push(...(await writeRepositorySchemas(home, show)));
+  const schemaDir = join(home, REPOSITORY_SCHEMA_DIR);
   for (const template of templates) {
     const path = join(root, template.path);
-    await createFile(path, renderTemplate(template, dirname(path)), show(path));
+    await createFile(path, renderTemplate(template, dirname(path), schemaDir), show(path));
     result.created.push(show(path));
   }
 }
 
-/** The text of a template written in `fileDir`. */
-export function renderTemplate(template: FileTemplate, fileDir: string): string {
-  const header = [modeline(fileDir, join(SCHEMA_DIR, `${template.schema}.schema.json`)), ...template.comment];
+/** The text of a template written in `fileDir`, its modeline pointing into `schemaDir`. */
+export function renderTemplate(template: FileTemplate, fileDir: string, schemaDir: string): string {
+  const header = [modeline(fileDir, join(schemaDir, `${template.schema}.schema.json`)), ...template.comment];
   const spec = template.value.spec;
   const hints = template.hintsOf && spec && typeof spec === 'object' ? optionalFieldHints(template.hintsOf, new Set(Object.keys(spec))) : [];
   return toAuthoredYaml(template.value, { header, hints, hintsAt: 'spec' });

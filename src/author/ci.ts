@@ -5,45 +5,60 @@
  */
 import { readFileSync } from 'node:fs';
 
+/** The workflow of a repository of packages (`package-sdk workflow`), at the repository root. */
 export const WORKFLOW_PATH = '.github/workflows/package.yml';
 
-/** The version of the package-sdk that wrote the workflow: CI installs the same one. */
-function toolVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return manifest.version;
-}
-
-/** Check out the repository (into `path`), install the same package-sdk. */
-function setupSteps(path?: string): string {
-  const checkout = path ? `      - uses: actions/checkout@v4\n        with:\n          path: ${path}\n` : '      - uses: actions/checkout@v4\n';
-  return `${checkout}      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - run: npm install --global "$PACKAGE_SDK"
-`;
+/** The workflow of one package (`init`), at the root of the repository the package lives in. */
+export function packageWorkflowPath(key: string): string {
+  return `.github/workflows/${key}.yml`;
 }
 
 /**
- * The workflow of the package `key`. Plan and apply check the repository out into a directory named
- * by the key (a package's directory is named by its key) next to a one-package installation.
+ * The GitHub Action of the package-sdk that wrote the workflow (`action.yml` of its repository), pinned by
+ * the tag of this version: CI installs the same CLI from that checkout.
  */
-export function githubWorkflow(key: string): string {
-  return `# Written by package-sdk init. check and test on every push and pull request; on a tag v*, the plan
-# is built against the core and kept as an artifact, and the job apply applies exactly that plan (its
+export function actionReference(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; repository: { url: string } };
+  const repository = new URL(manifest.repository.url.replace(/^git\+/, '')).pathname.replace(/^\//, '').replace(/\.git$/, '');
+  return `${repository}@v${manifest.version}`;
+}
+
+/** Check out the repository (into `path`), install package-sdk with its action. */
+function setupSteps(path?: string): string {
+  const checkout = path ? `      - uses: actions/checkout@v4\n        with:\n          path: ${path}\n` : '      - uses: actions/checkout@v4\n';
+  return `${checkout}      - uses: ${actionReference()}\n`;
+}
+
+/** Where a package is in its repository: its key and its path from the root (`''` when it is the repository). */
+export interface PackagePlace {
+  key: string;
+  path: string;
+}
+
+/**
+ * The workflow of one package, written at the root of its repository: check and test run in the package's
+ * directory; plan and apply check the repository out beside a one-package installation that names the
+ * package's directory (a package's directory is named by its key, so a package that is the repository is
+ * checked out into a directory of that name).
+ */
+export function githubWorkflow({ key, path }: PackagePlace): string {
+  const checkoutDir = path ? 'repository' : key;
+  const packageDir = path ? `repository/${path}` : key;
+  const paths = path ? `    paths: ['${path}/**', '${packageWorkflowPath(key)}']\n` : '';
+  const defaults = path ? `\ndefaults:\n  run:\n    working-directory: ${path}\n` : '';
+  return `# Written by package-sdk init. check and test ${path ? `the package ${path} ` : ''}on every push and pull request; on a tag v*, the
+# plan is built against the core and kept as an artifact, and the job apply applies exactly that plan (its
 # planHash) once a reviewer of the environment "production" approves it.
 # Secrets: CP_TOKEN (the core's token); variables: CP_SERVER (the core's URL). Installation variables
 # of the package go to the environment as variables of the same name (package-sdk describe . --env-example).
-name: package
+name: ${key}
 
 on:
   push:
     branches: [main]
     tags: ['v*']
-  pull_request:
-
-env:
-  PACKAGE_SDK: package-sdk@${toolVersion()}
-
+${paths}  pull_request:
+${paths}${defaults}
 jobs:
   check:
     runs-on: ubuntu-latest
@@ -57,12 +72,15 @@ ${setupSteps()}      - name: check
     if: startsWith(github.ref, 'refs/tags/v')
     needs: check
     runs-on: ubuntu-latest
+    defaults:
+      run:
+        working-directory: .
     outputs:
       plan-hash: \${{ steps.plan.outputs.plan-hash }}
     steps:
-${setupSteps(key)}      - name: installation of this package
+${setupSteps(checkoutDir)}      - name: installation of this package
         run: |
-          printf 'apiVersion: taimen.ai/v1\\nkind: Installation\\nkey: ci\\nspec:\\n  packages:\\n    - {key: ${key}, path: ${key}}\\n' > packages.yaml
+          printf 'apiVersion: taimen.ai/v1\\nkind: Installation\\nkey: ci\\nspec:\\n  packages:\\n    - {key: ${key}, path: ${packageDir}}\\n' > packages.yaml
       - id: plan
         name: plan
         env:
@@ -81,8 +99,11 @@ ${setupSteps(key)}      - name: installation of this package
     needs: plan
     runs-on: ubuntu-latest
     environment: production
+    defaults:
+      run:
+        working-directory: .
     steps:
-${setupSteps(key)}      - uses: actions/download-artifact@v4
+${setupSteps(checkoutDir)}      - uses: actions/download-artifact@v4
         with:
           name: plan
       - name: apply the reviewed plan
@@ -115,9 +136,6 @@ on:
     branches: [main]
     tags: ['v*']
   pull_request:
-
-env:
-  PACKAGE_SDK: package-sdk@${toolVersion()}
 
 jobs:
   check:

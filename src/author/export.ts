@@ -20,6 +20,7 @@ import { SCHEMA_DIR } from './hints.js';
 import { KIND_FOLDERS, resolveKind, type AuthorKind } from './kinds.js';
 import { manifestTemplate } from './templates.js';
 import { renderTemplate } from './add.js';
+import { REPOSITORY_SCHEMA_DIR, repositoryRoot, writeRepositorySchemas } from './repository.js';
 import { toAuthoredYaml } from './yaml-writer.js';
 
 export interface ExportOptions {
@@ -113,9 +114,12 @@ export async function exportObjects(options: ExportOptions): Promise<ExportResul
     return found;
   });
   const result: ExportResult = { kind, package: show(packageDir), created: [], updated: [], notAllowed: [], findings: [] };
+  const home = repositoryRoot(packageDir);
+  result.created.push(...(await writeRepositorySchemas(home, show)));
+  const schemaDir = join(home, REPOSITORY_SCHEMA_DIR);
   const manifest = join(packageDir, 'package.yaml');
   if (!existsSync(manifest)) {
-    await createFile(manifest, renderTemplate(manifestTemplate(basename(packageDir), {}), packageDir), show(manifest));
+    await createFile(manifest, renderTemplate(manifestTemplate(basename(packageDir), {}), packageDir, schemaDir), show(manifest));
     result.created.push(show(manifest));
   }
   const allowed = allowedFields(kind);
@@ -125,7 +129,7 @@ export async function exportObjects(options: ExportOptions): Promise<ExportResul
     const spec = Object.fromEntries(Object.entries(object.spec).filter(([field]) => !extra.includes(field)));
     const comment = [`${kind} ${object.key}, exported from ${options.server === 'local' ? 'the local core' : options.server}.`,
       ...(extra.length > 0 ? ['', 'The core also holds these fields, which schema/v1 does not allow here (kept as a comment):', ...toAuthoredYaml(Object.fromEntries(extra.map((field) => [field, object.spec[field]]))).trimEnd().split('\n')] : [])];
-    const text = renderTemplate({ path, schema: kind === 'View' ? 'view' : 'object', comment, value: { apiVersion: 'taimen.ai/v1', kind, key: object.key, spec } }, join(packageDir, KIND_FOLDERS[kind as Exclude<AuthorKind, 'Package' | 'Installation'>]));
+    const text = renderTemplate({ path, schema: 'object', comment, value: { apiVersion: 'taimen.ai/v1', kind, key: object.key, spec } }, join(packageDir, KIND_FOLDERS[kind as Exclude<AuthorKind, 'Package' | 'Installation'>]), schemaDir);
     if (existsSync(path)) {
       if (!options.overwrite) throw new Refusal('file_exists', `${show(path)} already exists; export --overwrite replaces it`);
       if (readFileSync(path, 'utf8') === text) continue;

@@ -6,12 +6,13 @@
  * is written.
  */
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { displayPath, loadPackage } from '../load/package.js';
 import { descriptionOf } from '../docs/describe.js';
 import { diagramSections, newReadme } from '../docs/package-readme.js';
 import { checkKey, writeTemplates } from './add.js';
-import { githubWorkflow, WORKFLOW_PATH } from './ci.js';
+import { githubWorkflow, packageWorkflowPath } from './ci.js';
+import { repositoryRoot } from './repository.js';
 import { defaultImage, integrationFiles, observerAgent } from './integration.js';
 import { manifestTemplate, objectTemplates, processScenario, titleOf } from './templates.js';
 import { Refusal } from '../model/refusal.js';
@@ -55,9 +56,11 @@ export async function initPackage(options: InitOptions): Promise<InitResult> {
     ...(options.integration ? [observerAgent(key, options.image ?? defaultImage(key))] : []),
   ];
   const extra = options.integration ? integrationFiles(key) : {};
-  const others = ['README.md', WORKFLOW_PATH, ...Object.keys(extra)];
-  for (const path of [...templates.map((template) => template.path), ...others]) {
-    if (existsSync(join(dir, path))) throw new Refusal('file_exists', `${show(join(dir, path))} already exists; package-sdk init never overwrites a file`);
+  const home = repositoryRoot(dir);
+  const workflow = join(home, packageWorkflowPath(key));
+  const others = ['README.md', ...Object.keys(extra)].map((path) => join(dir, path));
+  for (const path of [...templates.map((template) => join(dir, template.path)), ...others, workflow]) {
+    if (existsSync(path)) throw new Refusal('file_exists', `${show(path)} already exists; package-sdk init never overwrites a file`);
   }
   const result: InitResult = { key, dir: show(dir), created: [] };
   await writeTemplates(dir, templates, show, result);
@@ -65,12 +68,12 @@ export async function initPackage(options: InitOptions): Promise<InitResult> {
   if (!loaded.package) throw new Error(`the package written in ${show(dir)} does not load: ${loaded.findings[0]?.message ?? 'unknown'}`);
   const summary = `${options.displayName ?? titleOf(key)}: a process \`${key}\` that a request starts and a person of the role \`${key}-owner\` reviews. Check it with \`package-sdk check\`, run its scenario with \`package-sdk test\`.`;
   for (const [path, text] of [
-    ['README.md', newReadme(descriptionOf(loaded.package), summary, diagramSections(loaded.package.objects.filter((object) => object.kind === 'Process')))],
-    [WORKFLOW_PATH, githubWorkflow(key)],
-    ...Object.entries(extra),
+    [join(dir, 'README.md'), newReadme(descriptionOf(loaded.package), summary, diagramSections(loaded.package.objects.filter((object) => object.kind === 'Process')))],
+    [workflow, githubWorkflow({ key, path: relative(home, dir).split(sep).join('/') })],
+    ...Object.entries(extra).map(([file, content]) => [join(dir, file), content] as const),
   ] as const) {
-    await createFile(join(dir, path), text, show(join(dir, path)));
-    result.created.push(show(join(dir, path)));
+    await createFile(path, text, show(path));
+    result.created.push(show(path));
   }
   return result;
 }

@@ -3,12 +3,13 @@
  * fields are not invented here: hints.ts lists them from the schema, as comments under `spec`.
  */
 import type { ObjectKind } from '../model/kinds.js';
+import { Refusal } from '../model/refusal.js';
 
 /** A file to write: where, which schema its modeline names, its value and the comment above it. */
 export interface FileTemplate {
   /** Path relative to the package directory, with `/`. */
   path: string;
-  schema: 'object' | 'view' | 'test';
+  schema: 'object' | 'test';
   comment: string[];
   value: Record<string, unknown>;
   /** Which spec definition lists the optional fields (hints); none for tests. */
@@ -56,9 +57,9 @@ export interface TemplateContext {
 
 /** The files of one new object of `kind` with `key` (a Process brings its agent and its owner role). */
 export function objectTemplates(kind: ObjectKind, key: string, context: TemplateContext): FileTemplate[] {
-  const file = (folder: string, schema: 'object' | 'view', comment: string, value: Record<string, unknown>, hintsOf: ObjectKind = kind): FileTemplate => ({
+  const file = (folder: string, comment: string, value: Record<string, unknown>, hintsOf: ObjectKind = kind): FileTemplate => ({
     path: `${folder}/${key}.yaml`,
-    schema,
+    schema: 'object',
     comment: [comment],
     value,
     hintsOf,
@@ -66,28 +67,28 @@ export function objectTemplates(kind: ObjectKind, key: string, context: Template
   const title = titleOf(key);
   switch (kind) {
     case 'Role':
-      return [file('roles', 'object', `The role ${key}: people who hold it get the work assigned to it.`, object(kind, key, { name: title, description: `People who handle ${title.toLowerCase()} work` }))];
+      return [file('roles', `The role ${key}: people who hold it get the work assigned to it.`, object(kind, key, { name: title, description: `People who handle ${title.toLowerCase()} work` }))];
     case 'Capability':
-      return [file('capabilities', 'object', `The capability ${key}.`, object(kind, key, { description: title }))];
+      return [file('capabilities', `The capability ${key}.`, object(kind, key, { description: title }))];
     case 'WorkspaceType':
-      return [file('workspace-types', 'object', `The workspace type ${key}.`, object(kind, key, { displayName: title }))];
+      return [file('workspace-types', `The workspace type ${key}.`, object(kind, key, { displayName: title }))];
     case 'ArtifactType':
-      return [file('artifact-types', 'object', `The artifact type ${key}: what tasks produce and read.`, object(kind, key, { displayName: title }))];
+      return [file('artifact-types', `The artifact type ${key}: what tasks produce and read.`, object(kind, key, { displayName: title }))];
     case 'TaskType':
       return [
-        file('task-types', 'object', `The task type ${key}: a piece of work done by a person or an agent.`, object(kind, key, {
+        file('task-types', `The task type ${key}: a piece of work done by a person or an agent.`, object(kind, key, {
           displayName: title,
           description: `${title} task`,
           lifecycleSchema: TASK_LIFECYCLE,
         })),
       ];
     case 'ProjectTemplate':
-      return [file('project-templates', 'object', `The project template ${key}.`, object(kind, key, { displayName: title }))];
+      return [file('project-templates', `The project template ${key}.`, object(kind, key, { displayName: title }))];
     case 'Agent':
-      return [file('agents', 'object', `The agent ${key}: an identity (service) without a process of its own.`, agent(key, title))];
+      return [file('agents', `The agent ${key}: an identity (service) without a process of its own.`, agent(key, title))];
     case 'Skill':
       return [
-        file('skills', 'object', `The skill ${key}@1: its contract; the code that runs it is an agent's.`, object(kind, key, {
+        file('skills', `The skill ${key}@1: its contract; the code that runs it is an agent's.`, object(kind, key, {
           version: '1',
           description: title,
           inputSchema: { type: 'object' },
@@ -97,7 +98,7 @@ export function objectTemplates(kind: ObjectKind, key: string, context: Template
       ];
     case 'ConnectionType':
       return [
-        file('connection-types', 'object', `The connection type ${key}: what it takes to connect a system of this kind; no secret values.`, object(kind, key, {
+        file('connection-types', `The connection type ${key}: what it takes to connect a system of this kind; no secret values.`, object(kind, key, {
           version: 1,
           displayName: title,
           auth: ['token'],
@@ -108,7 +109,7 @@ export function objectTemplates(kind: ObjectKind, key: string, context: Template
       ];
     case 'Calendar':
       return [
-        file('calendars', 'object', `The calendar ${key}: working days for deadlines in workdays.`, object(kind, key, {
+        file('calendars', `The calendar ${key}: working days for deadlines in workdays.`, object(kind, key, {
           displayName: title,
           timezone: 'UTC',
           weekend: [6, 7],
@@ -119,7 +120,7 @@ export function objectTemplates(kind: ObjectKind, key: string, context: Template
       return processTemplates(key, title, context);
     case 'WorkRule':
       return [
-        file('rules', 'object', `The work rule ${key}: an observation of kind ${key}.requested becomes a task.`, object(kind, key, {
+        file('rules', `The work rule ${key}: an observation of kind ${key}.requested becomes a task.`, object(kind, key, {
           description: title,
           trigger: { kind: 'observation', type: `${key}.requested` },
           action: { kind: 'ensure_work', taskType: 'task', dedupKeyTemplate: `${key}:{{payload.id}}`, fields: { title: `${title}: {{payload.id}}` } },
@@ -127,7 +128,7 @@ export function objectTemplates(kind: ObjectKind, key: string, context: Template
       ];
     case 'NotificationRule':
       return [
-        file('notification-rules', 'object', `The notification rule ${key}: whoever gets a task assigned is told.`, object(kind, key, {
+        file('notification-rules', `The notification rule ${key}: whoever gets a task assigned is told.`, object(kind, key, {
           description: title,
           on: { type: 'task.assigned' },
           recipient: { kind: 'taskAssignee' },
@@ -136,7 +137,7 @@ export function objectTemplates(kind: ObjectKind, key: string, context: Template
       ];
     case 'KnowledgePack':
       return [
-        file('knowledge-packs', 'object', `The ontology ${key}@1: kinds and relations of the knowledge base.`, object(kind, key, {
+        file('knowledge-packs', `The ontology ${key}@1: kinds and relations of the knowledge base.`, object(kind, key, {
           name: key,
           version: 1,
           description: title,
@@ -145,7 +146,7 @@ export function objectTemplates(kind: ObjectKind, key: string, context: Template
       ];
     case 'View':
       return [
-        file('views', 'view', `The view ${key}: a screen of the console; its texts are keys of i18n/<locale>.yaml.`, object(kind, key, {
+        file('views', `The view ${key}: a screen of the console; its texts are keys of i18n/<locale>.yaml.`, object(kind, key, {
           title: `${context.packageKey}.${key}.title`,
           source: { tasks: { type: 'task' } },
           layout: [{ block: 'table', columns: [{ label: `${context.packageKey}.${key}.task`, field: 'title' }] }],
@@ -153,7 +154,7 @@ export function objectTemplates(kind: ObjectKind, key: string, context: Template
       ];
     case 'Component':
       return [
-        file('components', 'view', `The component ${key}: a part of views; its texts are keys of i18n/<locale>.yaml.`, object(kind, key, {
+        file('components', `The component ${key}: a part of views; its texts are keys of i18n/<locale>.yaml.`, object(kind, key, {
           layout: [{ block: 'header', title: 'title' }],
         })),
       ];
@@ -237,6 +238,51 @@ export function processScenario(processKey: string): FileTemplate {
       ],
     },
   };
+}
+
+/** The kinds a scenario (`tests/*.test.yaml`) can be about, and how `add test` writes a first one for each. */
+export const SCENARIO_SUBJECTS = ['Process', 'WorkRule', 'TaskType'] as const;
+export type ScenarioSubject = (typeof SCENARIO_SUBJECTS)[number];
+
+/**
+ * A first scenario of an object of the package, that passes as the object stands and that its author extends:
+ * a process is started by the observation it starts on, a rule is given an observation (or event) of its
+ * trigger and matches, a task is completed and ends in its terminal success status.
+ */
+export function subjectScenario(kind: ScenarioSubject, key: string, spec: Record<string, unknown>): FileTemplate {
+  const scenario = (comment: string, value: Record<string, unknown>): FileTemplate => ({ path: `tests/${key}.test.yaml`, schema: 'test', comment: [comment], value });
+  switch (kind) {
+    case 'Process': {
+      const observation = fieldAt(spec, ['start', 'on', 'observation']);
+      if (typeof observation !== 'string') {
+        throw new Refusal('scenario_not_written', `the process ${key} does not start on an observation, so add test cannot start it`, { hint: 'write its scenario by hand: docs/testing.md', exitCode: 2 });
+      }
+      return scenario(`An observation ${observation} starts the process ${key}. Add steps: complete its tasks, expect its data and outcome.`, {
+        process: key,
+        name: `an observation ${observation} starts a case`,
+        steps: [{ emit: { observation, payload: { id: 'R-1' } } }, { expect: { status: 'running' } }],
+      });
+    }
+    case 'WorkRule': {
+      const trigger = (spec.trigger ?? {}) as Record<string, unknown>;
+      const given = trigger.kind === 'event' ? { event: { type: String(trigger.type), payload: { id: 'R-1' } } } : { observation: { kind: String(trigger.type), data: { id: 'R-1' } } };
+      return scenario(`The rule ${key} on an input of its trigger. Add cases its condition rejects (result: not_matched).`, {
+        subject: 'rule', rule: key, name: `${trigger.type ?? 'its trigger'} is matched`, given, steps: [{ expect: { result: 'matched' } }],
+      });
+    }
+    case 'TaskType': {
+      const statuses = (fieldAt(spec, ['lifecycleSchema', 'statuses']) ?? []) as Array<{ key: string; category: string }>;
+      const done = statuses.find((status) => status.category === 'terminal_success');
+      return scenario(`A task of the type ${key} is completed. Add its approvals, checks and the skills its outcomes call.`, {
+        subject: 'taskType', taskType: key, name: 'a completed task is done',
+        steps: [{ complete: { output: {} } }, { expect: { status: done ? { key: done.key, category: done.category } : { category: 'terminal_success' } } }],
+      });
+    }
+  }
+}
+
+function fieldAt(value: unknown, path: readonly string[]): unknown {
+  return path.reduce<unknown>((node, name) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[name] : undefined), value);
 }
 
 /** The manifest of a new package. */

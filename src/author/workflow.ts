@@ -10,7 +10,8 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'yaml';
 import { replaceFile } from '../fs/write.js';
 import { displayPath } from '../load/package.js';
-import { githubWorkflow, repositoryWorkflow, WORKFLOW_PATH, type RepositoryLayout } from './ci.js';
+import { githubWorkflow, packageWorkflowPath, repositoryWorkflow, WORKFLOW_PATH, type RepositoryLayout } from './ci.js';
+import { repositoryRoot } from './repository.js';
 import { isRecord } from '../json/guards.js';
 import { Refusal } from '../model/refusal.js';
 
@@ -35,8 +36,9 @@ export async function writeWorkflow(options: WorkflowOptions = {}): Promise<Work
   const cwd = options.cwd ?? process.cwd();
   const dir = resolve(cwd, options.dir ?? '.');
   const layout = await layoutOf(dir);
-  const text = layout.package !== undefined ? githubWorkflow(layout.package) : repositoryWorkflow(layout);
-  const path = join(dir, WORKFLOW_PATH);
+  const home = layout.package !== undefined ? repositoryRoot(dir) : dir;
+  const text = layout.package !== undefined ? githubWorkflow({ key: layout.package, path: relative(home, dir).split(sep).join('/') }) : repositoryWorkflow(layout);
+  const path = join(home, layout.package !== undefined ? packageWorkflowPath(layout.package) : WORKFLOW_PATH);
   const fresh = existsSync(path) && readFileSync(path, 'utf8') === text;
   const result: WorkflowResult = { file: displayPath(cwd, path), fresh, written: false, packages: layout.packages, installations: layout.installations };
   if (!fresh && !options.check) {

@@ -55,7 +55,7 @@ const LOCK_CODES = entries('lock', [
   ['package_version_missing', 'error', 'lock: a manifest has no spec.version (the lock pins versions).'],
   ['checkout_changed', 'error', 'lock: a checkout changed while lock ran; run it again.'],
   ['cache_race', 'error', 'A checkout vanished while being read (a concurrent cache prune); run again.'],
-  ['git_url_invalid', 'error', 'The git URL of a source is neither https://host/path without credentials nor git@host:path.'],
+  ['git_url_invalid', 'error', 'The git URL of a source is neither https://host/path without credentials nor git@host:path (nor, on one machine, http to the loopback interface or file:///path).'],
   ['git_ref_invalid', 'error', 'The ref of a git source is not a tag name.'],
   ['git_path_invalid', 'error', "The path of a package in its repository is not relative, or holds '.' or '..'."],
   ['git_missing', 'error', 'Git sources need git, and git is not in PATH.'],

@@ -1,4 +1,5 @@
 import type { SourceDocument } from '../json/document.js';
+import { valueAt } from '../json/pointer.js';
 import { activeParseCache } from '../load/parse-cache.js';
 import { withOverlay, type Overlay } from '../load/overlay.js';
 import { loadTargets, type TargetOptions } from '../load/targets.js';
@@ -53,7 +54,7 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   const cache = activeParseCache();
   for (const [document, schema] of schemaTargets(workspace)) {
     if (cache?.isClean(document, schema)) continue;
-    const problems = await schemaFindings(document, schema);
+    const problems = (await schemaFindings(document, schema)).filter((finding) => !isGitSourceUrl(workspace, document, finding));
     if (problems.length === 0) cache?.markClean(document, schema);
     if (problems.length > 0 && owned.has(document)) {
       deferred.set(document, problems); // the owning rule reports them, in its own codes
@@ -90,6 +91,15 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
       tests: workspace.packages.reduce((n, pkg) => n + pkg.tests.length, 0) + workspace.files.filter((f) => f.role === 'test').length,
     },
   };
+}
+
+/**
+ * The URL of an installation's git source is judged by the one source policy of every command (git_url_invalid,
+ * which also admits the loopback and file URLs lock and plan use on one machine), not by the published pattern.
+ */
+function isGitSourceUrl(workspace: Workspace, document: SourceDocument, finding: Finding): boolean {
+  return document === workspace.installation?.document && /^\/spec\/packages\/\d+\/git$/.test(finding.path) &&
+    typeof valueAt(document.value, finding.path) === 'string';
 }
 
 /** Every document that has a public schema, with that schema. */

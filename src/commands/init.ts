@@ -5,8 +5,10 @@ import type { InitResult } from '../author/init.js';
 export default class Init extends JsonCommand {
   static override summary = 'Create a package that passes check and its own scenario.';
   static override description = `Writes DIR/package.yaml (with engines), a process with its identity agent and owner role, a task type, a
-scenario in tests/, a README with the generated sections and a GitHub Actions workflow. Every YAML file
-starts with the yaml-language-server modeline of this installation's schema/v1. Never overwrites a file.
+scenario in tests/ and a README with the generated sections; at the root of the repository DIR is in (the
+nearest folder holding .git), a GitHub Actions workflow .github/workflows/<key>.yml and a copy of the
+schemas in .schema/v1, which the yaml-language-server modeline of every YAML file points at — commit it, and
+editors complete and explain fields after a clone. Never overwrites a file.
 
 --integration adds an observer that turns requests of an outside system into the observations that start the
 process: its agent (agents/<key>-observer.yaml, running --image), integration/ (a Python project with the

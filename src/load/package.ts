@@ -65,8 +65,8 @@ export interface Envelope {
 /** Loads the package in `dir`. */
 export async function loadPackage(dir: string, options: LoadPackageOptions = {}): Promise<PackageLoad> {
   const cwd = options.cwd ?? process.cwd();
-  const show = (path: string): string => displayPath(cwd, path);
   const absolute = resolve(cwd, dir);
+  const show = shownPaths(cwd, absolute, options);
   const manifestPath = join(absolute, MANIFEST);
   let realDir: string;
   try {
@@ -325,6 +325,17 @@ async function attachDataSchema(
 function isInside(dir: string, path: string): boolean {
   const rel = relative(dir, path);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel);
+}
+
+/**
+ * How the files of a package are shown in findings: relative to `cwd`; for a package from a git source, which
+ * lives in the cache, as `key@ref:path in the package` (`fleet@v0.2.0:i18n/en.yaml`), not a cache path.
+ */
+function shownPaths(cwd: string, dir: string, options: LoadPackageOptions): (path: string) => string {
+  const source = options.source;
+  if (source === undefined || !('git' in source)) return (path) => displayPath(cwd, path);
+  const label = `${options.expectedKey ?? basename(dir)}@${source.ref}`;
+  return (path) => `${label}:${displayPath(dir, path) || '.'}`;
 }
 
 /** A file path as findings show it: relative to `cwd`, with `/`. */

@@ -9,7 +9,7 @@
  * |              |          | an integer over 1000 digits, a lone surrogate, a duplicate or non-scalar key,       |
  * |              |          | an unknown anchor, a recursive alias, aliases expanding past 100 000 nodes          |
  */
-import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Lexer, parseDocument } from 'yaml';
 import type { Alias, Document, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import type { Span } from '../json/document.js';
 import type { Finding } from '../model/finding.js';
@@ -45,9 +45,11 @@ export function parseYaml(text: string, file: string): LoadResult {
   }
   if (doc.errors.length > 0) {
     return {
-      findings: doc.errors.map((e) =>
-        loadError('invalid_yaml', file, spanOf(lineStarts, e.pos[0], e.pos[1]), '', sentence(e.message)),
-      ),
+      findings: doc.errors.map((e) => {
+        const opening = e.code === 'MISSING_CHAR' ? unclosedQuoteAt(text, e.message) : undefined;
+        const span = opening === undefined ? spanOf(lineStarts, e.pos[0], e.pos[1]) : spanOf(lineStarts, opening, opening + 1);
+        return loadError('invalid_yaml', file, span, '', sentence(e.message));
+      }),
     };
   }
   const builder = new ValueBuilder(file, text, lineStarts);
@@ -60,6 +62,34 @@ export function parseYaml(text: string, file: string): LoadResult {
   builder.finish();
   if (builder.findings.length > 0) return { findings: builder.findings };
   return { document: new YamlDocument(file, text, value, builder, doc, lineStarts), findings: [] };
+}
+
+/** Tokens of the yaml lexer that mark structure and take no place in the text. */
+const CONTROL_TOKENS = new Set(['\x02', '\x18', '\x1f']);
+
+/**
+ * The offset of the opening quote of a quoted scalar that is never closed: the parser reports it at the end of
+ * the file, where it ran out of text, but the mistake is where the scalar began.
+ */
+function unclosedQuoteAt(text: string, message: string): number | undefined {
+  const quote = /closing (["'])quote/.exec(message)?.[1];
+  if (quote === undefined) return undefined;
+  let offset = 0;
+  let opening: number | undefined;
+  for (const token of new Lexer().lex(text)) {
+    if (CONTROL_TOKENS.has(token)) continue;
+    if (token.startsWith(quote) && !isClosed(token, quote)) opening = offset;
+    offset += token.length;
+  }
+  return opening;
+}
+
+/** Whether a quoted scalar's token ends with its closing quote (not an escaped one). */
+function isClosed(token: string, quote: string): boolean {
+  if (token.length < 2 || !token.endsWith(quote)) return false;
+  if (quote === "'") return true;
+  const escapes = /\\*$/.exec(token.slice(0, -1))?.[0].length ?? 0;
+  return escapes % 2 === 0;
 }
 
 /** A document nested so deeply that walking it exhausts the stack is refused like any other bad input. */

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { Refusal } from '../model/refusal.js';
 
 /**
  * The local core's state: one SQLite file in WAL mode. Catalog objects are stored as the JSON the API
@@ -61,6 +63,22 @@ export interface BundleRecord {
   created_at: string;
 }
 
+/**
+ * better-sqlite3, loaded when a local core opens its database: it is an optional peer dependency, so that
+ * installing package-sdk for `check` (a pre-commit hook, an editor, CI) compiles no native code.
+ */
+function sqliteDriver(): typeof Database {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new Refusal('sqlite_missing', 'the local core keeps its state in SQLite, and better-sqlite3 is not installed beside package-sdk', {
+      hint: 'install it where package-sdk is installed: npm install --global better-sqlite3 (or npm install better-sqlite3 in a project that depends on package-sdk)',
+      exitCode: 2,
+    });
+  }
+}
+
 /** Thrown to end a trial: it rolls the trial's writes back. */
 const ROLL_BACK = Symbol('roll back');
 
@@ -77,7 +95,7 @@ export class Store {
 
   static open(dataDir: string): Store {
     mkdirSync(dataDir, { recursive: true });
-    const db = new Database(join(dataDir, 'core.sqlite'));
+    const db = new (sqliteDriver())(join(dataDir, 'core.sqlite'));
     db.pragma('journal_mode = WAL');
     // NORMAL loses nothing on a process crash in WAL mode, only on a power loss.
     db.pragma('synchronous = NORMAL');

@@ -75,8 +75,8 @@ export function sourceProblems(source: GitSource): SourceProblem[] {
   if (transportOf(source.git) === undefined) {
     problems.push({
       code: 'git_url_invalid', field: 'git',
-      message: `git source '${redactCredentials(source.git)}': expected https://host/path without credentials in the URL or git@host:path`,
-      hint: 'credentials belong in the git credential helper, not in the installation',
+      message: `git source '${redactCredentials(source.git)}': expected https://host/path or git@host:path (on this machine also http://127.0.0.1[:port]/path or file:///path)`,
+      hint: urlHint(source.git),
     });
   }
   if (!isTagName(source.ref)) {
@@ -92,6 +92,14 @@ export function sourceProblems(source: GitSource): SourceProblem[] {
     });
   }
   return problems;
+}
+
+/** What is wrong with a URL no transport accepts, in the words that fit it. */
+function urlHint(url: string): string {
+  if (/^[a-z+]+:\/\/[^/\s]*@/i.test(url)) return 'credentials belong in the git credential helper, not in the installation';
+  if (/^http:\/\//i.test(url)) return 'plain http reaches only this machine (127.0.0.1, localhost, [::1]): use https:// for another host';
+  if (/^file:\/\/[^/]/i.test(url)) return 'a local repository is file:///absolute/path (three slashes)';
+  return 'for example https://github.com/acme/fleet.git or git@github.com:acme/fleet.git';
 }
 
 /** `-c` settings of every git call for a source: only the source's own protocol, never `ext`, `file`… */

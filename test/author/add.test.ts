@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addObject } from '../../src/author/add.js';
+import { SCHEMA_DIR } from '../../src/author/hints.js';
 import { AUTHOR_KINDS, resolveKind } from '../../src/author/kinds.js';
 import { Refusal } from '../../src/model/refusal.js';
 import { check } from '../../src/check/index.js';
+import { runTests } from '../../src/sandbox/index.js';
 
 let root: string;
 let pkg: string;
@@ -58,6 +60,34 @@ describe('add', () => {
     expect(text).toContain('  # Optional fields (docs/schema-reference.md):\n');
     expect(text).toMatch(/^ {2}# {3}approvalSchema: approvalSchema$/m);
     expect(text).not.toMatch(/^ {2}# {3}displayName:/m); // written, so not a hint
+  });
+
+  it('points every modeline, a view\'s too, at object.schema.json in schema/v1 at the repository root, copied there once', async () => {
+    mkdirSync(join(root, '.git'));
+    const first = await addObject({ kind: 'view', key: 'orders', packageDir: pkg, cwd: root });
+    expect(first.created).toContain('.schema/v1/object.schema.json');
+    expect(readFileSync(join(root, '.schema/v1/view.schema.json'), 'utf8')).toBe(readFileSync(join(SCHEMA_DIR, 'view.schema.json'), 'utf8'));
+    expect(readFileSync(join(pkg, 'views/orders.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../../.schema/v1/object.schema.json');
+    const second = await addObject({ kind: 'role', key: 'clerk', packageDir: pkg, cwd: root });
+    expect(second.created).toEqual(['shop/roles/clerk.yaml']);
+    expect(existsSync(join(pkg, '.schema'))).toBe(false);
+  });
+
+  it('add test writes a first scenario of a process, a work rule and a task type that check accepts and that passes', async () => {
+    const created: string[] = [];
+    for (const [kind, key] of [['process', 'order'], ['rule', 'order-reopened'], ['task-type', 'order-review']] as const) {
+      await addObject({ kind, key, packageDir: pkg, cwd: root });
+      created.push(...(await addObject({ kind: 'test', key, packageDir: pkg, cwd: root })).created);
+    }
+    expect(created).toEqual(['shop/tests/order.test.yaml', 'shop/tests/order-reopened.test.yaml', 'shop/tests/order-review.test.yaml']);
+    expect(await findings({ packages: ['shop'] })).toEqual([]);
+    const { report } = await runTests({ cwd: root, paths: ['shop'] });
+    expect(report.tests.map((test) => `${test.file}: ${test.status}`).sort()).toEqual(created.map((file) => `${file}: passed`).sort());
+    expect(report).toMatchObject({ passed: 3, failed: 0, errors: 0 });
+  });
+
+  it('add test refuses a key that names no process, rule or task type of the package', async () => {
+    await expect(addObject({ kind: 'test', key: 'nothing', packageDir: pkg, cwd: root })).rejects.toMatchObject({ code: 'unknown_subject' });
   });
 
   it('refuses a key that exists, an unknown kind and an invalid key, and writes nothing', async () => {

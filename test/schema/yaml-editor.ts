@@ -4,7 +4,7 @@
  * The server validates an opened file after a short delay, so documents are opened together and their
  * diagnostics awaited together.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -59,6 +59,15 @@ export class YamlEditor {
     const path = join(this.dir, `file-${++this.opened}.yaml`);
     const text = `# yaml-language-server: $schema=${relative(this.dir, schema)}\n${body.replace(/^# yaml-language-server:.*\n/, '')}`;
     writeFileSync(path, text);
+    const uri = pathToFileURL(path).href;
+    const diagnostics = this.client.diagnosticsOf(uri) as Promise<unknown> as Promise<Diagnostic[]>;
+    this.client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: ++this.version, text } });
+    return { uri, diagnostics };
+  }
+
+  /** Opens a file as it is, its own modeline included (a file of a package, where an author opens it). */
+  openFile(path: string): OpenedFile {
+    const text = readFileSync(path, 'utf8');
     const uri = pathToFileURL(path).href;
     const diagnostics = this.client.diagnosticsOf(uri) as Promise<unknown> as Promise<Diagnostic[]>;
     this.client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: ++this.version, text } });

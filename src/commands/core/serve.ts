@@ -54,6 +54,7 @@ export default class CoreServe extends JsonCommand {
     try {
       core = await startCoreServer({ dataDir, token, version: flags.version, host: flags.host, port: flags.port, ...(seed ? { seed } : {}) });
     } catch (error) {
+      if (error instanceof Refusal) throw error; // already says what is missing and how to get it
       throw new Refusal('core_not_started', `cannot start the core: ${(error as Error).message}`, { exitCode: 2 });
     }
     if (this.jsonEnabled()) {

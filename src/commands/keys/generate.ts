@@ -5,6 +5,9 @@ import { renderObject } from '../../report/bundle.js';
 
 export default class KeysGenerate extends JsonCommand {
   static override summary = 'Make a publisher key pair: BASE.key (mode 0600) and BASE.pub, with a key_<ULID> id.';
+  static override description = `A publisher signs its bundles with BASE.key (bundle sign --key); a control plane takes them once it
+trusts BASE.pub (keys trust). The private key is written readable by its owner only (mode 0600): keep it
+out of the repository.`;
   static override examples = ['<%= config.bin %> <%= command.id %> --out publisher', '<%= config.bin %> <%= command.id %> --out keys/finance --json'];
   static override enableJsonFlag = true;
   static override flags = { out: Flags.string({ required: true, summary: 'Base name: .key and .pub are appended.' }) };

@@ -13,6 +13,8 @@ interface KeyListing {
 
 export default class KeysList extends JsonCommand {
   static override summary = 'List the trusted publisher keys of a data directory (<data>/keys/trusted/*.pub).';
+  static override description = `The keys a control plane takes signed bundles from: each .pub file of <data>/keys/trusted with its key id
+and public key. A file that is not a publisher key is listed as skipped, with the reason.`;
   static override examples = ['<%= config.bin %> <%= command.id %> --data kernos-data', '<%= config.bin %> <%= command.id %> --json'];
   static override enableJsonFlag = true;
   static override flags = { data: Flags.string({ summary: 'Data directory of the control plane (default KERNOS_DATA, else ./kernos-data).' }) };

@@ -12,7 +12,7 @@ const CLAIMS: Subject = {
   values: { HELPDESK_URL: 'https://helpdesk.example.com/api' },
   missing: { variable: 'HELPDESK_URL', description: 'API of the helpdesk the observer polls' },
   firstPlan: [
-    /^ {2}\+ Role\/claims-manager \(claims\) — new$/m,
+    /^ {2}\+ Role\/claims-manager \(claims\) — will be created$/m,
     /^ {2}\+ Process\/claim: create$/m,
     /^ {2}\+ TaskType\/claim-review: create$/m,
     /^ {2}\+ KnowledgePack\/claims@1 \(claims\)/m,

@@ -176,6 +176,24 @@ export async function runCheckFast(argv: readonly string[], version: string): Pr
   return outcome.exitCode;
 }
 
+/** The flags the lean paths of check and test share: what to load, whether to use the index, JSON output. */
+export const TARGET_FLAGS = {
+  install: { type: 'string' },
+  package: { type: 'string', multiple: true },
+  cache: { type: 'boolean' },
+  'no-cache': { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+/** What to load and whether to use the index, from the values of TARGET_FLAGS. */
+export function targetsOf(values: { install?: string; package?: string[]; 'no-cache'?: boolean }): { install?: string; packages?: string[]; cache: boolean } {
+  return {
+    ...(values.install !== undefined ? { install: values.install } : {}),
+    ...(values.package !== undefined ? { packages: values.package } : {}),
+    cache: !values['no-cache'],
+  };
+}
+
 function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
   // Help, and the core's verdict (which needs the client and the embedded core), go to the full command.
   if (argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--server' || arg.startsWith('--server='))) return undefined;
@@ -184,27 +202,16 @@ function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: {
-        install: { type: 'string' },
-        package: { type: 'string', multiple: true },
-        format: { type: 'string' },
-        'list-rules': { type: 'boolean' },
-        cache: { type: 'boolean' },
-        'no-cache': { type: 'boolean' },
-        json: { type: 'boolean' },
-        'schema-only': { type: 'boolean' },
-      },
+      options: { ...TARGET_FLAGS, format: { type: 'string' }, 'list-rules': { type: 'boolean' }, 'schema-only': { type: 'boolean' } },
     });
     const format = values.format ?? CHECK_FLAGS.format.default;
     if (!(FORMATS as readonly string[]).includes(format)) return undefined;
     return {
-      ...(values.install !== undefined ? { install: values.install } : {}),
-      ...(values.package !== undefined ? { packages: values.package } : {}),
+      ...targetsOf(values),
       paths: positionals,
       format: format as Format,
       json: values.json ?? false,
       listRules: values['list-rules'] ?? false,
-      cache: !values['no-cache'],
       schemaOnly: values['schema-only'] ?? false,
     };
   } catch {

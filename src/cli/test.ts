@@ -13,7 +13,7 @@ import { paintFor } from '../report/paint.js';
 import { renderJunit } from '../report/test-junit.js';
 import { renderTestText } from '../report/test.js';
 import { runTests, type TestOptions, type TestReport } from '../sandbox/index.js';
-import { useCheckCache } from './check.js';
+import { TARGET_FLAGS, targetsOf, useCheckCache } from './check.js';
 
 export interface TestCommandOptions extends TestOptions {
   server?: string;
@@ -78,23 +78,13 @@ function parseTestArgs(argv: readonly string[]): { options: TestCommandOptions; 
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: {
-        install: { type: 'string' },
-        package: { type: 'string', multiple: true },
-        test: { type: 'string' },
-        junit: { type: 'string' },
-        json: { type: 'boolean' },
-        cache: { type: 'boolean' },
-        'no-cache': { type: 'boolean' },
-      },
+      options: { ...TARGET_FLAGS, test: { type: 'string' }, junit: { type: 'string' } },
     });
     return {
       options: {
-        ...(values.install !== undefined ? { install: values.install } : {}),
-        ...(values.package !== undefined ? { packages: values.package } : {}),
+        ...targetsOf(values),
         ...(values.test !== undefined ? { test: values.test } : {}),
         ...(values.junit !== undefined ? { junit: values.junit } : {}),
-        cache: !values['no-cache'],
         paths: positionals,
       },
       json: values.json ?? false,

@@ -34,7 +34,7 @@ async function timeStages(root, dir) {
   const { loadTargets } = await import(url('dist/load/targets.js'));
   const workspace = await loadTargets({ packages: [dir] });
   const t1 = at();
-  const { schemaFindings } = await import(url('dist/check/schema-stage.js'));
+  const { schemaFindings } = await import(url('dist/schema/findings.js'));
   for (const pkg of workspace.packages) {
     await schemaFindings(pkg.manifest, 'object');
     for (const object of pkg.objects) await schemaFindings(object.document, 'object');

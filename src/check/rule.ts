@@ -3,6 +3,7 @@
  * and a typed message — then one `check(context)` that reads the package graph and reports by code.
  */
 import type { SourceDocument } from '../json/document.js';
+import { matchesPointerPattern } from '../json/pointer.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import type { Finding, Severity } from '../model/finding.js';
 import type { ObjectKind } from '../model/kinds.js';
@@ -81,15 +82,6 @@ export function defineRule<C extends Codes>(rule: Rule<C>): Rule<C> {
 }
 
 
-/** True when `pointer` is one of the `fields` (see `Rule.ownsManifestFields`) or inside one. */
-export function isOwnedField(fields: readonly string[], pointer: string): boolean {
-  const segments = pointer.split('/');
-  return fields.some((field) => {
-    const pattern = field.split('/');
-    return pattern.length <= segments.length && pattern.every((part, i) => part === '*' || part === segments[i]);
-  });
-}
-
 /** True when `rule` reports the stage-1 findings of `document` (see `Rule.ownsSchemaOf`). */
 function ownsSchemaOfDocument(rule: Rule, document: SourceDocument): boolean {
   const kind = (document.value as { kind?: unknown } | null)?.kind;
@@ -127,7 +119,7 @@ export function runRules(
       suggest: (from, kind, id) => didYouMean(id, workspace.visibleIds(from, kind)),
       report: (code, place, data, options) => findings.push(findingOf(rule, code, place, data, options)),
       schemaFindings: (document) =>
-        (deferred.get(document) ?? []).filter((f) => ownsSchemaOfDocument(rule, document) || isOwnedField(rule.ownsManifestFields ?? [], f.path)),
+        (deferred.get(document) ?? []).filter((f) => ownsSchemaOfDocument(rule, document) || matchesPointerPattern(rule.ownsManifestFields ?? [], f.path)),
     };
     rule.check(context);
   }

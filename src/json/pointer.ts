@@ -27,3 +27,29 @@ export function valueAt(value: unknown, pointer: string): unknown {
   }
   return current;
 }
+
+/** `/spec/lines/0/discount` → `spec.lines[0].discount`: a place as messages name it. */
+export function dottedPath(pointer: string): string {
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
+    .join('');
+}
+
+/** `/spec/identity/agent` → `identity.agent`: a field of an object's spec, as the core's messages name it. */
+export function fieldOf(pointer: string): string {
+  return dottedPath(pointer).replace(/^spec\./, '');
+}
+
+/**
+ * True when `pointer` is one of the `patterns` or inside one; a pattern is a pointer whose `*` segments match any
+ * segment (`/spec/settings/*`).
+ */
+export function matchesPointerPattern(patterns: readonly string[], pointer: string): boolean {
+  const segments = pointer.split('/');
+  return patterns.some((pattern) => {
+    const parts = pattern.split('/');
+    return parts.length <= segments.length && parts.every((part, i) => part === '*' || part === segments[i]);
+  });
+}

@@ -15,12 +15,12 @@
  * | invalid_document, package_not_found, requires_cycle, package_key_mismatch … | | see package.ts, package-set.ts |
  */
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { SourceDocument } from '../json/document.js';
 import type { Finding } from '../model/finding.js';
 import type { Installation, InstallationEntry } from '../model/installation.js';
 import type { PackageSource } from '../model/package.js';
-import type { GitSourceResolver, SourcePlace } from '../sources/resolver.js';
+import type { GitSourceResolver } from '../sources/resolver.js';
 import type { LockEntry } from '../sources/lock-file.js';
-import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';
 import { displayPath, loadEnvelopeFile, MANIFEST } from './package.js';
 import type { KnownDir, PackageSet } from './package-set.js';
@@ -28,7 +28,7 @@ import { childPointer } from '../json/pointer.js';
 import { isFile } from './source.js';
 import { isRecord } from '../json/guards.js';
 import { LOCK_FILE_NAME, LockFileError, readLock } from '../sources/lock-file.js';
-import { gitSourceResolver } from '../sources/resolver.js';
+import { gitSourceResolver, sourcePlace } from '../sources/resolver.js';
 
 export interface InstallationLoadOptions {
   cwd: string;
@@ -101,21 +101,20 @@ export async function explicitPackageDirs(
   for (const entry of installation.entries) {
     const source = entry.source;
     if (source === undefined || known.has(entry.key)) continue;
-    if (!('git' in source)) {
-      const dir = resolve(installation.dir, source.path);
-      if (await isFile(join(dir, MANIFEST))) known.set(entry.key, { dir, source: { path: sourcePath(installation.dir, dir) } });
-      else {
-        known.set(entry.key, undefined);
-        const pointer = childPointer(entry.pointer, 'path');
-        findings.push(loadError('package_not_found', installation.file, installation.document.locate(pointer), pointer,
-          `package '${entry.key}': no ${MANIFEST} in ${displayPath(options.cwd, dir) || '.'}`, 'the path is relative to the installation file'));
-      }
+    if ('git' in source) {
+      const resolution = await git!.resolve({ key: entry.key, ...source }, git!.lock.get(entry.key), sourcePlace(installation.document, entry.pointer));
+      findings.push(...resolution.findings);
+      known.set(entry.key, 'dir' in resolution ? { dir: resolution.dir, source } : undefined);
       continue;
     }
-    const place = placeOf(installation.document, entry.pointer);
-    const resolution = await git!.resolve({ key: entry.key, ...source }, git!.lock.get(entry.key), place);
-    findings.push(...resolution.findings);
-    known.set(entry.key, 'dir' in resolution ? { dir: resolution.dir, source } : undefined);
+    const dir = resolve(installation.dir, source.path);
+    if (await isFile(join(dir, MANIFEST))) known.set(entry.key, { dir, source: { path: sourcePath(installation.dir, dir) } });
+    else {
+      known.set(entry.key, undefined);
+      const pointer = childPointer(entry.pointer, 'path');
+      findings.push(loadError('package_not_found', installation.file, installation.document.locate(pointer), pointer,
+        `package '${entry.key}': no ${MANIFEST} in ${displayPath(options.cwd, dir) || '.'}`, 'the path is relative to the installation file'));
+    }
   }
   return known;
 }
@@ -150,11 +149,6 @@ async function gitContext(
   }
   const resolveGitSource = options.resolveGitSource ?? gitSourceResolver({ installFile: installation.file });
   return { resolve: resolveGitSource, lock };
-}
-
-function placeOf(document: SourceDocument, pointer: string): SourcePlace {
-  const field = (name: string) => document.locate(childPointer(pointer, name));
-  return { file: document.file, path: pointer, ...document.locate(pointer), fields: { git: field('git'), ref: field('ref'), path: field('path') } };
 }
 
 function invalid(document: SourceDocument, pointer: string, message: string): Finding {

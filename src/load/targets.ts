@@ -18,6 +18,7 @@ import { addInstallationPackages, explicitPackageDirs, loadInstallationFile } fr
 import { loadError } from './load-finding.js';
 import { displayPath, MANIFEST } from './package.js';
 import { PackageSet } from './package-set.js';
+import { stageOne, type SchemaOwnership } from './stage-one.js';
 import { isFile, loadSourceFile } from './source.js';
 import { isRecord } from '../json/guards.js';
 
@@ -34,8 +35,11 @@ export interface TargetOptions {
   resolveGitSource?: GitSourceResolver;
 }
 
-/** Loads the targets into a package graph; every problem is a finding in `workspace.findings`. */
-export async function loadTargets(options: TargetOptions = {}): Promise<Workspace> {
+/**
+ * Loads the targets into a package graph; every problem is a finding in `workspace.findings`. With `validate`,
+ * stage 1 of `check` too (`workspace.stageOne`).
+ */
+export async function loadTargets(options: TargetOptions = {}, validate?: SchemaOwnership): Promise<Workspace> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const findings: Finding[] = [];
   const files: LooseFile[] = [];
@@ -61,7 +65,9 @@ export async function loadTargets(options: TargetOptions = {}): Promise<Workspac
   if (options.install === undefined && (options.packages ?? []).length === 0 && (options.paths ?? []).length === 0) {
     await addDefaultPackages(set, cwd, findings);
   }
-  return new Workspace(set.ordered, [...findings, ...set.findings], files, installation);
+  const loaded = { installation, packages: set.ordered, files, findings: [...findings, ...set.findings] };
+  const verdicts = validate === undefined ? undefined : await stageOne(loaded, validate);
+  return new Workspace(loaded.packages, loaded.findings, files, installation, verdicts);
 }
 
 /** `--package DIR|KEY`: a directory holding package.yaml, else a key looked up in ./packages. */

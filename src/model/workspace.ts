@@ -17,6 +17,31 @@ export interface LooseFile {
   document: SourceDocument;
 }
 
+/**
+ * Stage 1 of `check`, as loading leaves it: the findings it reports, every document that failed (to load, or its
+ * schema), and the schema findings held back for the rules that report them in their own codes.
+ */
+export interface StageOne {
+  findings: readonly Finding[];
+  invalid: ReadonlySet<SourceDocument>;
+  deferred: ReadonlyMap<SourceDocument, readonly Finding[]>;
+}
+
+const NO_STAGE_ONE: StageOne = { findings: [], invalid: new Set(), deferred: new Map() };
+
+/** Every loaded document (manifests, objects, tests, dictionaries, data schemas, upload templates, loose files) by file. */
+export function documentsOf(installation: Installation | undefined, packages: readonly Package[], files: readonly LooseFile[]): Map<string, SourceDocument> {
+  const out = new Map<string, SourceDocument>();
+  const add = (document: SourceDocument): void => void out.set(document.file, document);
+  if (installation !== undefined) add(installation.document);
+  for (const pkg of packages) {
+    add(pkg.manifest);
+    for (const part of [pkg.objects, pkg.tests, pkg.dictionaries, pkg.dataSchemas, pkg.templates]) for (const item of part) add(item.document);
+  }
+  for (const loose of files) add(loose.document);
+  return out;
+}
+
 export class Workspace {
   private readonly byKey: ReadonlyMap<string, Package>;
   private readonly index = new Map<string, Map<string, PackageObject>>();
@@ -29,6 +54,8 @@ export class Workspace {
     readonly findings: readonly Finding[],
     readonly files: readonly LooseFile[] = [],
     readonly installation?: Installation,
+    /** Stage 1 of `check`, when loaded for a check (else empty). */
+    readonly stageOne: StageOne = NO_STAGE_ONE,
   ) {
     this.byKey = new Map(packages.map((pkg) => [pkg.key, pkg]));
     for (const pkg of packages) {
@@ -94,14 +121,6 @@ export class Workspace {
 
   /** Every loaded document (manifests, objects, tests, dictionaries, data schemas, upload templates, loose files) by file. */
   documents(): Map<string, SourceDocument> {
-    const out = new Map<string, SourceDocument>();
-    const add = (document: SourceDocument): void => void out.set(document.file, document);
-    if (this.installation !== undefined) add(this.installation.document);
-    for (const pkg of this.packages) {
-      add(pkg.manifest);
-      for (const part of [pkg.objects, pkg.tests, pkg.dictionaries, pkg.dataSchemas, pkg.templates]) for (const item of part) add(item.document);
-    }
-    for (const loose of this.files) add(loose.document);
-    return out;
+    return documentsOf(this.installation, this.packages, this.files);
   }
 }

@@ -6,15 +6,6 @@ import type { PackageObject } from '../model/package.js';
 import { isRecord } from '../json/guards.js';
 import { jsonSchemaProblem } from '../schema/json-schema.js';
 
-/** `/spec/stages/0/steps/2` → `spec.stages[0].steps[2]`: how a message names a place in a process. */
-export function dottedPath(pointer: string): string {
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
-    .join('');
-}
-
 /** The JSON Schema of a process's data: `spec.data`, or the file its `{$ref}` names (loaded with the package). */
 export function processDataSchema(process: PackageObject): Record<string, unknown> | undefined {
   if (process.data !== undefined) return isRecord(process.data.document.value) ? process.data.document.value : undefined;

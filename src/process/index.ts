@@ -7,7 +7,7 @@ export {
 export { EVENT_TYPES, knownEventType } from './events.js';
 export { atomsIn, fieldTestOf, guardOf, type FieldTest, type Guard } from './guards.js';
 export {
-  celTypeFits, dataSchemaProblem, dottedPath, jsonTypesOf, lookupDataField, processDataSchema, typingDataSchema, writeTarget, type DataFieldLookup, type DataSchemaProblem, type WriteTarget,
+  celTypeFits, dataSchemaProblem, jsonTypesOf, lookupDataField, processDataSchema, typingDataSchema, writeTarget, type DataFieldLookup, type DataSchemaProblem, type WriteTarget,
 } from './data.js';
 export {
   PROCESS_FIELDS, PROCESS_ERROR_SCHEMA, expressionProfile, processExpressions, processProfile, stepResultOf,

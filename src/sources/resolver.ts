@@ -1,4 +1,5 @@
-import type { Span } from '../json/document.js';
+import type { SourceDocument, Span } from '../json/document.js';
+import { childPointer } from '../json/pointer.js';
 import type { Finding, Severity } from '../model/finding.js';
 import { SourceError } from './errors.js';
 import { materialiseSource, pinSource, type PinnedSource, type SourceOptions } from './git-source.js';
@@ -33,6 +34,12 @@ export interface SourcePlace extends Span {
   path: string;
   /** Where each field of the entry is written, when known. */
   fields?: Partial<Record<'git' | 'ref' | 'path', Span>>;
+}
+
+/** Where the source entry at `pointer` of `document` is written, with its fields, for the findings about it. */
+export function sourcePlace(document: SourceDocument, pointer: string): SourcePlace {
+  const field = (name: string) => document.locate(childPointer(pointer, name));
+  return { file: document.file, path: pointer, ...document.locate(pointer), fields: { git: field('git'), ref: field('ref'), path: field('path') } };
 }
 
 export type GitSourceResolution = { dir: string; findings: Finding[] } | { findings: Finding[] };

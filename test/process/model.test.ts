@@ -3,7 +3,8 @@
  * would refuse.
  */
 import { describe, expect, it } from 'vitest';
-import { atomsIn, dottedPath, fieldTestOf, guardOf, processModel } from '../../src/process/index.js';
+import { dottedPath } from '../../src/json/pointer.js';
+import { atomsIn, fieldTestOf, guardOf, processModel } from '../../src/process/index.js';
 
 const spec = {
   data: { properties: { id: 'not an element' } },

@@ -5,8 +5,7 @@
  * so an author sees every mistake at once — and never one the core would not report once the earlier ones are
  * fixed. The rules of `check` (src/check/rules/) decide which objects they run on and report them.
  */
-import { childPointer } from '../../json/pointer.js';
-import { dottedPath } from '../../process/index.js';
+import { childPointer, fieldOf } from '../../json/pointer.js';
 
 export interface DomainProblem {
   /** The core's code (`invalid_lifecycle_schema`, `invalid_rule_condition`, …). */
@@ -46,11 +45,6 @@ export class Problems {
   addAll(problems: readonly DomainProblem[]): void {
     this.list.push(...problems);
   }
-}
-
-/** `/spec/lifecycleSchema/statuses/1/key` → `lifecycleSchema.statuses[1].key`; `/key` → `key`. */
-export function fieldOf(pointer: string): string {
-  return dottedPath(pointer).replace(/^spec\./, '');
 }
 
 /** The pointer of a member path under `base`: `at('/spec/x', 'a', 0)` → `/spec/x/a/0`. */

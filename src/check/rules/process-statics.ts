@@ -1,7 +1,8 @@
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
-import { dottedPath, processModel, STEP_KINDS_WITH_DUE, type ProcessElement, type ProcessModel } from '../../process/index.js';
+import { dottedPath } from '../../json/pointer.js';
+import { processModel, STEP_KINDS_WITH_DUE, type ProcessElement, type ProcessModel } from '../../process/index.js';
 import { defineRule } from '../rule.js';
 import { eachMapping } from '../values.js';
 import { isRecord } from '../../json/guards.js';

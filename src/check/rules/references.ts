@@ -1,9 +1,8 @@
-import { childPointer } from '../../json/pointer.js';
+import { childPointer, fieldOf } from '../../json/pointer.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject } from '../../model/package.js';
 import { processModel } from '../../process/index.js';
 import type { Workspace } from '../../model/workspace.js';
-import { fieldOf } from '../domain/problems.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { eachMapping, eachString, installationSpec, stringsOf } from '../values.js';
 import { isRecord } from '../../json/guards.js';

@@ -4,7 +4,7 @@
  * the core accepts. A test is about an object of its own package, never of its requires.
  */
 import { forEachAt } from '../../json/walk.js';
-import { childPointer } from '../../json/pointer.js';
+import { childPointer, dottedPath } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject, PackageTest } from '../../model/package.js';
@@ -176,9 +176,5 @@ function hasDue(node: Record<string, unknown>): boolean {
 
 /** `/steps/5/expect/rules/0/step` → `expect.rules[0].step`: the place inside one test step, as messages name it. */
 function fieldOf(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(3)
-    .map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`))
-    .join('');
+  return dottedPath(`/${pointer.split('/').slice(3).join('/')}`);
 }

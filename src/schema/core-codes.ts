@@ -6,7 +6,7 @@
  * them to the domain validators, which report under their own codes. A schema error inside such a part is the
  * mistake the core reports there, so it carries the core's code.
  */
-import type { ObjectKind } from '../../model/kinds.js';
+import type { ObjectKind } from '../model/kinds.js';
 
 /** A part of an object (a pointer and everything under it) and the code of its mistakes. */
 type Part = readonly [pointer: string, code: string];

@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { coreCodeOfSchemaError } from '../../src/check/domain/schema-codes.js';
-import { schemaFindings } from '../../src/check/schema-stage.js';
+import { coreCodeOfSchemaError } from '../../src/schema/core-codes.js';
+import { schemaFindings } from '../../src/schema/findings.js';
 import { parseSource } from '../../src/load/source.js';
 
 const ROOT = join(import.meta.dirname, '../../fixtures/schema');

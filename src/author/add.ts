@@ -12,7 +12,7 @@ import { optionalFieldHints, SCHEMA_DIR } from './hints.js';
 import { REPOSITORY_SCHEMA_DIR, repositoryRoot, writeRepositorySchemas } from './repository.js';
 import { AUTHOR_KINDS, resolveKind, type AuthorKind } from './kinds.js';
 import { installationTemplate, manifestTemplate, objectTemplates, SCENARIO_SUBJECTS, subjectScenario, titleOf, type FileTemplate, type ScenarioSubject } from './templates.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { createFile, replaceFile } from '../fs/write.js';
 import { modeline, toAuthoredYaml } from './yaml-writer.js';
 

@@ -14,7 +14,7 @@ import { createFile, replaceFile } from '../fs/write.js';
 import { isRecord } from '../json/guards.js';
 import { displayPath } from '../load/package.js';
 import type { Finding } from '../model/finding.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { readEnvironment } from '../plan/variables.js';
 import { SCHEMA_DIR } from './hints.js';
 import { KIND_FOLDERS, resolveKind, type AuthorKind } from './kinds.js';

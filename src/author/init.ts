@@ -15,7 +15,7 @@ import { githubWorkflow, packageWorkflowPath } from './ci.js';
 import { repositoryRoot } from './repository.js';
 import { defaultImage, integrationFiles, observerAgent } from './integration.js';
 import { manifestTemplate, objectTemplates, processScenario, titleOf } from './templates.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { createFile } from '../fs/write.js';
 
 export interface InitOptions {

@@ -3,7 +3,7 @@
  * fields are not invented here: hints.ts lists them from the schema, as comments under `spec`.
  */
 import type { ObjectKind } from '../model/kinds.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 
 /** A file to write: where, which schema its modeline names, its value and the comment above it. */
 export interface FileTemplate {

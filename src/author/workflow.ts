@@ -13,7 +13,7 @@ import { displayPath } from '../load/package.js';
 import { githubWorkflow, packageWorkflowPath, repositoryWorkflow, WORKFLOW_PATH, type RepositoryLayout } from './ci.js';
 import { repositoryRoot } from './repository.js';
 import { isRecord } from '../json/guards.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 
 export interface WorkflowOptions {
   dir?: string;

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { CoreClient, CoreHttpError, CoreTransportError, isSafeTransport, staticToken } from '../client/client.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { defaultSignatureFile, readJsonFile } from './file.js';
 import { noLocalCore, type LocalCoreStarter } from '../contract/local-core.js';
 import { isJsonObject, type JsonObject, parseJson } from '../json/parse.js';

@@ -1,5 +1,5 @@
 import { readRegularFileSync } from '../fs/read.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { JsonSyntaxError, type ParsedJson, parseJson, SERDE_JSON } from '../json/parse.js';
 
 /** Reads a JSON input of a command; unreadable or non-JSON input is a usage error (exit 2), as in kernos. */

@@ -4,10 +4,11 @@
  * trust store `<data>/keys/trusted/<key_id>.pub` that the control plane re-reads on every check.
  */
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { readRegularFileSync } from '../fs/read.js';
-import { basename, dirname, extname, join, resolve } from 'node:path';
-import { Refusal } from '../model/refusal.js';
+import { replaceFileSync } from '../fs/write.js';
+import { basename, extname, join, resolve } from 'node:path';
+import { Refusal } from '../fs/refusal.js';
 import { isJsonObject, type JsonObject, JsonSyntaxError, parseJson, SERDE_JSON } from '../json/parse.js';
 
 export const ALGORITHM = 'ed25519';
@@ -102,12 +103,10 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** Temp file then rename, so a reader never sees half a key or half a signature. */
+/** A key or a signature written whole (never half of one), or a refusal naming the file. */
 export function writeFileAtomic(file: string, text: string, mode = 0o644): void {
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   try {
-    writeFileSync(temp, text, { mode });
-    renameSync(temp, file);
+    replaceFileSync(file, text, { mode, makeDirs: false });
   } catch (error) {
     throw new Refusal('usage', `cannot write ${file}: ${(error as Error).message}`, { exitCode: 2 });
   }

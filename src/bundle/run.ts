@@ -6,7 +6,7 @@
  * fails the completed steps' compensations run in reverse order. The result is a trace.
  */
 import { kernosCanonicalJson } from '../json/canonical.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { readJsonFile } from './file.js';
 import { emptyObject, isJsonNumber, isJsonObject, type JsonObject, JsonSyntaxError, type JsonValue, type ParsedJson, parseJson, SERDE_JSON } from '../json/parse.js';
 import { newId } from './keys.js';

@@ -8,7 +8,7 @@ import { sign, verify } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { kernosCanonicalBytes } from '../json/canonical.js';
 import { sha256Hex } from '../json/digest.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { defaultSignatureFile, readJsonFile } from './file.js';
 import { isJsonObject, type JsonValue, JsonSyntaxError, parseJson, SERDE_JSON } from '../json/parse.js';
 import {

@@ -10,7 +10,7 @@ import { replaceFile } from '../fs/write.js';
 import type { ProcessReach } from '../graph/coverage.js';
 import type { Diagram } from '../graph/diagram.js';
 import type { ProcessSource } from '../graph/load.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { useCheckCache } from './check.js';
 
 export const GRAPH_FORMATS = ['mermaid', 'dot', 'svg', 'html'] as const;

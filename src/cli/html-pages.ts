@@ -3,7 +3,7 @@
  * A refused plan still gets its page — the refusal is what the reviewer must read.
  */
 import { replaceFile } from '../fs/write.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import type { PlanDocument } from '../plan/document.js';
 import type { TestOptions, TestReport } from '../sandbox/index.js';
 

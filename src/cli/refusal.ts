@@ -5,7 +5,7 @@
  */
 import { CoreHttpError, CoreTransportError, ServerAddressError } from '../client/client.js';
 import { MissingTokenError } from '../client/connect.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 
 /** The refusal an error is; undefined for an internal bug. */
 export function refusalOf(error: unknown): Refusal | undefined {

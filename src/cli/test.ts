@@ -7,7 +7,7 @@
  * scenarios of a package. Anything the lean entry does not fully understand — help, `--server`, a flag it
  * does not know, a refusal to print — goes to the full command.
  */
-import { rename, writeFile } from 'node:fs/promises';
+import { replaceFile } from '../fs/write.js';
 import { parseArgs } from 'node:util';
 import { paintFor } from '../report/paint.js';
 import { renderJunit } from '../report/test-junit.js';
@@ -41,9 +41,7 @@ export async function runTestCommand(options: TestCommandOptions): Promise<TestO
     sources = new Map([...result.workspace.documents()].map(([file, document]) => [file, document.text]));
   }
   if (options.junit !== undefined) {
-    const temp = `${options.junit}.${process.pid}.tmp`;
-    await writeFile(temp, renderJunit(report));
-    await rename(temp, options.junit);
+    await replaceFile(options.junit, renderJunit(report));
   }
   const loadOnly = report.tests.length === 0 && report.problems.some((p) => ['package_not_found', 'read_failed'].includes(p.code));
   return {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
 import type { LockReport } from '../lock/lock.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 
 export default class Lock extends JsonCommand {
   static override summary = 'Pin the sources of an installation in packages.lock.';

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { isRecord } from '../json/guards.js';
 import { loadPackage } from '../load/package.js';
 import type { Package } from '../model/package.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 
 export interface VariableNeed {
   name: string;

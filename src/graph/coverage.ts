@@ -7,7 +7,7 @@
  * Without a top-level `coverage`, the tests' own coverage is merged as the report merges it.
  */
 import { isRecord } from '../json/guards.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import type { ElementReach } from './diagram.js';
 
 /** What a run reached of one process, as the report states it (`reached` undefined: only `missed` was listed). */

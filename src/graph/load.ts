@@ -8,7 +8,7 @@ import { dirname, join, parse, resolve } from 'node:path';
 import { check } from '../check/index.js';
 import { isRecord } from '../json/guards.js';
 import { isError, type Finding } from '../model/finding.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { processModel } from '../process/index.js';
 import { coverageItems } from '../sandbox/coverage.js';
 import { reachOfProcess, type ProcessReach } from './coverage.js';

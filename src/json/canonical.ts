@@ -118,13 +118,15 @@ const I64_MIN = -(2n ** 63n);
 
 /** The kernos canonical JSON of a value read losslessly (numbers as their lexemes) or computed. */
 export function kernosCanonicalJson(value: JsonValue): string {
+  return compactSorted(value, kernosScalar);
+}
+
+function kernosScalar(value: unknown): string {
   if (value === null || typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') return formatJsNumber(value);
   if (value instanceof JsonNumber) return formatLexeme(value.lexeme);
-  if (Array.isArray(value)) return `[${value.map(kernosCanonicalJson).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${kernosCanonicalJson(value[k]!)}`).join(',')}}`;
+  throw new TypeError(`kernos canonical JSON has no form for ${typeof value}`);
 }
 
 /** The UTF-8 bytes of the kernos canonical JSON: what bundle signatures cover. */
@@ -172,4 +174,35 @@ export function formatFloat(x: number): string {
     body = n === 1 ? `${digits}${exp}` : `${digits[0]}.${digits.slice(1)}${exp}`;
   }
   return sign + body;
+}
+
+// ---------------------------------------------------------------- the local core's form
+
+/**
+ * The local core's own form (`specHash`, `definitionHash`, its `planHash`, idempotency fingerprints):
+ * `JSON.stringify`'s text with object keys in UTF-16 order and undefined members dropped. Clients compare these
+ * hashes and never recompute them; the form is kept byte for byte so that a data directory written by an
+ * earlier version still compares equal.
+ */
+export function compactJson(value: unknown): string {
+  return compactSorted(value, (scalar) => JSON.stringify(scalar) ?? 'null');
+}
+
+/** True when two values are equal as JSON (key order aside; an undefined member is no member). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return compactJson(a) === compactJson(b);
+}
+
+/** Plain string order (UTF-16 code units), as the core sorts paths and keys. */
+export function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Compact JSON, object keys in UTF-16 order, undefined members dropped; every other value as `scalar` writes it. */
+function compactSorted(value: unknown, scalar: (value: unknown) => string): string {
+  if (Array.isArray(value)) return `[${value.map((item) => compactSorted(item, scalar)).join(',')}]`;
+  if (value === null || typeof value !== 'object' || value instanceof JsonNumber) return scalar(value);
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort(byText);
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${compactSorted(record[key], scalar)}`).join(',')}}`;
 }

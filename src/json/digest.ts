@@ -1,7 +1,7 @@
 /** The one hash of the project: SHA-256 (@noble/hashes), as lowercase hex and as `sha256:` digests of canonical JSON. */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { canonicalJson } from './canonical.js';
+import { canonicalJson, compactJson } from './canonical.js';
 
 /** Lowercase hex SHA-256 of text (as UTF-8) or bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
@@ -10,5 +10,15 @@ export function sha256Hex(data: string | Uint8Array): string {
 
 /** `sha256:` + hex of the package-sdk canonical JSON of a value (the plan's and the lock's hashes). */
 export function digest(value: unknown, floats?: ReadonlySet<string>): string {
-  return `sha256:${sha256Hex(canonicalJson(value, floats))}`;
+  return digestOfText(canonicalJson(value, floats));
+}
+
+/** `sha256:` + hex of the local core's compact form of a value: the core's own hashes (see `compactJson`). */
+export function coreDigest(value: unknown): string {
+  return digestOfText(compactJson(value));
+}
+
+/** `sha256:` + hex of a text (as UTF-8). */
+export function digestOfText(text: string): string {
+  return `sha256:${sha256Hex(text)}`;
 }

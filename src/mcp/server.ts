@@ -10,7 +10,7 @@ import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSche
 import { SCHEMA_DIR } from '../author/hints.js';
 import { codeCatalog, renderFindingsDoc } from '../check/catalog.js';
 import { renderSchemaReference, schemaReference } from '../docs/schema-reference.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { TOOLS, type ToolContext } from './tools.js';
 
 export interface McpOptions extends ToolContext {

@@ -13,7 +13,7 @@ import { editPackage, EDIT_OPERATIONS, type EditRequest } from '../author/edit/i
 import { check } from '../check/index.js';
 import type { LocalCoreStarter } from '../contract/local-core.js';
 import { describePackage } from '../docs/describe.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { apply } from '../plan/apply.js';
 import { plan } from '../plan/plan.js';
 import { runTests } from '../sandbox/index.js';

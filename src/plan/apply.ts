@@ -19,7 +19,7 @@ import { INFO_KEYS, readPlanFile, type Change, type CoreSection, type PlanDocume
 import { knowledgeSteps } from './knowledge.js';
 import { notificationSteps } from './notifications.js';
 import { buildPlan, DEFAULT_REPLAY_LIMIT, installerSections, onStand, type Stand } from './plan.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { stale } from './refusal.js';
 import { retireSteps } from './retire.js';
 import type { SectionContext, Step } from './section.js';

@@ -9,8 +9,9 @@
 import { CORE_PLANNED_KINDS } from '../contract/packages.js';
 import type { PackageObject } from '../model/package.js';
 import type { Change } from './document.js';
-import { Refusal } from '../model/refusal.js';
-import { changedFields, isSubset, pick, sameJson, specOf, versionText, type SectionContext, type Step } from './section.js';
+import { Refusal } from '../fs/refusal.js';
+import { sameJson } from '../json/canonical.js';
+import { changedFields, isSubset, pick, specOf, versionText, type SectionContext, type Step } from './section.js';
 
 const CATALOG_ORDER = ['WorkspaceType', 'Capability', 'ConnectionType', 'Role', 'Skill', 'ArtifactType', 'TaskType', 'Agent', 'ProjectTemplate', 'WorkRule'] as const;
 type InstallerKind = (typeof CATALOG_ORDER)[number];

@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
 import type { Package } from '../model/package.js';
 import type { CoreClient, CoreAnswer } from '../client/client.js';
 import type { CorePlan, CoreSection } from './document.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { substitute } from './variables.js';
 import type { PackageFile } from '../contract/packages.js';
 

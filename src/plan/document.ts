@@ -3,12 +3,11 @@
  * (`planHash` = digest of the document without that key) and its file form; and reading a plan file back
  * with every check that needs no core (§5.2 step 1).
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { replaceFile } from '../fs/write.js';
 import { prettyJson } from '../json/canonical.js';
 import { digest } from '../json/digest.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { parseJson } from '../load/json.js';
 import { reduceSchemaErrors } from '../schema/errors.js';
 import { validatorFor } from '../schema/validators.js';
@@ -105,14 +104,10 @@ export function createdAtNow(date = new Date()): string {
 
 /** Writes through a temporary file and a rename: a plan file is whole or absent. */
 export async function writePlanFile(path: string, plan: SealedPlan): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}-${randomBytes(6).toString('hex')}`);
   try {
-    await writeFile(temporary, prettyJson(plan.document, plan.floats), { flag: 'wx' });
-    await rename(temporary, path);
+    await replaceFile(path, prettyJson(plan.document, plan.floats), { makeDirs: false });
   } catch (error) {
     throw new Refusal('plan_not_written', `${path}: the plan cannot be written: ${(error as Error).message}`, { hint: 'check --out', exitCode: 2 });
-  } finally {
-    await rm(temporary, { force: true });
   }
 }
 

@@ -6,7 +6,7 @@
 import type { PackageObject } from '../model/package.js';
 import { CoreHttpError } from '../client/client.js';
 import type { Change, EnableItem } from './document.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { specOf, versionText, type SectionContext, type Step } from './section.js';
 import { substitute } from './variables.js';
 

@@ -4,7 +4,7 @@
  */
 import { CoreHttpError, type CoreClient } from '../client/client.js';
 import type { PackageObject } from '../model/package.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { specOf, type SectionContext, type Step } from './section.js';
 
 export function hasNotificationRules(ctx: Pick<SectionContext, 'workspace'>): boolean {

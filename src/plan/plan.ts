@@ -13,7 +13,7 @@ import { blockingProblems, coreSection, isCorePackage, packageFiles, requestCore
 import { createdAtNow, seal, writePlanFile, type CoreSection, type PlanDocument, type SealedPlan, type Section, PLAN_FORMAT } from './document.js';
 import { knowledgeSteps, type KnowledgeSteps } from './knowledge.js';
 import { hasNotificationRules, notificationSteps } from './notifications.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { retireSteps } from './retire.js';
 import type { SectionContext, Step } from './section.js';
 import { loadInstallation, type LoadedInstallation } from './sources.js';

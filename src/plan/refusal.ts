@@ -27,7 +27,7 @@
  * | apply_not_confirmed   | nobody approved the plan (no TTY without --auto-approve/--plan-hash, or "no")   |
  * | apply_failed          | a write failed half-way; plan and apply again to complete                     |
  */
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 export function stale(reason: string): Refusal {
   return new Refusal('plan_stale', `the plan is stale — ${reason}`, { hint: 'build the plan again (package-sdk plan … --out) and apply the new one' });
 }

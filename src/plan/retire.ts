@@ -7,7 +7,7 @@
 import { CoreHttpError } from '../client/client.js';
 import type { Change } from './document.js';
 import { requireService } from './notifications.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import type { SectionContext, Step } from './section.js';
 
 export const RETIRE_REASON = 'retired by package installation';

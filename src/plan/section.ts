@@ -6,7 +6,7 @@
 import type { CoreClient } from '../client/client.js';
 import type { PackageObject } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
-import { canonicalJson, pythonStr } from '../json/canonical.js';
+import { pythonStr, sameJson } from '../json/canonical.js';
 import type { Change } from './document.js';
 import { substituteValue, type Variables } from './variables.js';
 
@@ -38,10 +38,6 @@ export function specOf(ctx: SectionContext, object: PackageObject): Record<strin
 export function versionText(object: PackageObject, spec: Record<string, unknown>, fallback?: string): string {
   if (spec.version === undefined && fallback !== undefined) return fallback;
   return pythonStr(spec.version, object.document.floats.has('/spec/version'));
-}
-
-export function sameJson(a: unknown, b: unknown): boolean {
-  return canonicalJson(a ?? null) === canonicalJson(b ?? null);
 }
 
 /** Field names whose desired value differs from the core's. */

@@ -8,7 +8,7 @@ import { isError, type Finding } from '../model/finding.js';
 import type { Installation } from '../model/installation.js';
 import type { Workspace } from '../model/workspace.js';
 import type { LockEntry } from '../sources/lock-file.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 import { check } from '../check/index.js';
 import { contentHash } from '../sources/content-hash.js';
 import { LOCK_FILE_NAME, LockFileError, lockHash, readLock } from '../sources/lock-file.js';

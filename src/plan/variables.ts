@@ -11,7 +11,7 @@ import type { Package } from '../model/package.js';
 import type { CoreClient } from '../client/client.js';
 import { pythonStr } from '../json/canonical.js';
 import { digest } from '../json/digest.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 
 export type Environment = Readonly<Record<string, string>>;
 

@@ -15,7 +15,7 @@ import { isRecord } from '../json/guards.js';
 import type { Finding } from '../model/finding.js';
 import { VARIABLE_PATTERN } from '../model/variables.js';
 import type { PackageFile } from '../contract/packages.js';
-import { digest } from './identity.js';
+import { coreDigest } from '../json/digest.js';
 import type { PackageSource } from './package-source.js';
 import type { Problem } from './problems.js';
 
@@ -46,7 +46,7 @@ export function coreFindings(files: readonly PackageFile[], source: PackageSourc
   const codes = options.codes ?? coreCodes();
   if (codes.size === 0) return Promise.resolve([]);
   const sent = options.defaults ? withDefaults(files, source) : files;
-  const key = digest({ files: sent, codes: [...codes].sort(), defaults: options.defaults });
+  const key = coreDigest({ files: sent, codes: [...codes].sort(), defaults: options.defaults });
   let found = cache.get(key);
   if (!found) {
     found = checkFiles(sent, source, codes, options.defaults ? filesKeepingVariables(sent, source) : new Set());

@@ -4,10 +4,10 @@
  * request gets that answer again (`Idempotency-Replayed: true`); the same key with another request is `409
  * idempotency_key_reused`. A command that fails is not stored, so the key may be used again.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { conflict, unprocessable } from './errors.js';
-import { stableJson } from './identity.js';
+import { compactJson } from '../json/canonical.js';
+import { sha256Hex } from '../json/digest.js';
 import type { Reply } from './route.js';
 import type { Store } from './store.js';
 
@@ -27,7 +27,7 @@ export function idempotentWrite(headers: IncomingHttpHeaders, method: string, pa
   if (key === '' || key.length > MAX_KEY_LENGTH) {
     throw unprocessable('invalid_idempotency_key', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`, { length: key.length });
   }
-  const fingerprint = createHash('sha256').update(`${method} ${pathname}\n${stableJson(body ?? null)}`).digest('hex');
+  const fingerprint = sha256Hex(`${method} ${pathname}\n${compactJson(body ?? null)}`);
   return { key, fingerprint };
 }
 

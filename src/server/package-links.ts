@@ -5,7 +5,8 @@
  * since: its owner is the console (compat-core-packages §4.4). Object cards show the link as `package`.
  */
 import type { Form } from './catalog-forms.js';
-import { digest, sameJson } from './identity.js';
+import { sameJson } from '../json/canonical.js';
+import { coreDigest } from '../json/digest.js';
 import type { CatalogRow, PackageLink } from './routes/catalog.js';
 import type { Row, Store } from './store.js';
 
@@ -26,7 +27,7 @@ export function linkOf(store: Store, kind: string, key: string): LinkRecord | un
 
 /** Links the key (every version of it, on its cards) to the package, remembering what the package wanted. */
 export function writeLink(store: Store, kind: string, key: string, link: PackageLink, wanted: Form | null, collection: string): void {
-  store.replaceOrInsert<LinkRecord>(LINKS, kind, { id: `${kind}/${key}`, kind, key, package: link, wanted, wantedHash: wanted === null ? null : digest(wanted) });
+  store.replaceOrInsert<LinkRecord>(LINKS, kind, { id: `${kind}/${key}`, kind, key, package: link, wanted, wantedHash: wanted === null ? null : coreDigest(wanted) });
   for (const row of store.byKey<CatalogRow>(collection, key)) if (!sameJson(row.package, link)) store.replace(collection, { ...row, package: link });
 }
 

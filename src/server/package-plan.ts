@@ -11,7 +11,9 @@ import { isRecord } from '../json/guards.js';
 import { childPointer } from '../json/pointer.js';
 import { type Form, KIND_CATALOGS, type Latest, activeTaskTypes, deprecateTaskTypes } from './catalog-forms.js';
 import { CoreError } from './errors.js';
-import { byText, digest, digestOfText, now, sameJson, stableJson } from './identity.js';
+import { now } from './identity.js';
+import { byText, compactJson, sameJson } from '../json/canonical.js';
+import { coreDigest, digestOfText } from '../json/digest.js';
 import { type LinkRecord, dropLink, linkOf, linkedKeys, writeLink } from './package-links.js';
 import { type PackageSource, type SourceObject, byPath } from './package-source.js';
 import { type Problem, problemIn, sortProblems, withoutRepeats } from './problems.js';
@@ -94,8 +96,8 @@ export function buildPlan(store: Store, request: PlanRequest, checked: CheckedPa
   const catalogEtag = etagOf(reads, touched);
   const changes = planned.map((p) => p.change);
   const processes = planned.flatMap((p) => processOf(p) ?? []);
-  const planHash = digest({
-    package: digest(byPath(request.files).map(({ path, content }) => ({ path, content }))),
+  const planHash = coreDigest({
+    package: coreDigest(byPath(request.files).map(({ path, content }) => ({ path, content }))),
     catalogEtag,
     changes,
     processes: processes.map(({ key, fromVersion, toVersion, instances }) => ({ key, fromVersion, toVersion, instances })),
@@ -323,7 +325,7 @@ export function etagOf(reads: CatalogReads, keys: readonly TouchedKey[]): string
       package: link?.package.key ?? null, retired: latest?.retired ?? false,
     };
   });
-  return digest(entries.sort(byKindAndKey));
+  return coreDigest(entries.sort(byKindAndKey));
 }
 
 /** The catalog as one plan reads it: each key's latest version and link read once, each form written out once. */
@@ -349,7 +351,7 @@ export class CatalogReads {
   /** The canonical JSON of a form: what its hash covers and what equality compares. */
   text(form: Form): string {
     let text = this.texts.get(form);
-    if (text === undefined) this.texts.set(form, (text = stableJson(form)));
+    if (text === undefined) this.texts.set(form, (text = compactJson(form)));
     return text;
   }
 }

@@ -14,7 +14,7 @@ import type { Finding } from '../model/finding.js';
 import { reduceSchemaErrors } from '../schema/errors.js';
 import { validatorFor } from '../schema/validators.js';
 import type { PackageFile } from '../contract/packages.js';
-import { byText } from './identity.js';
+import { byText } from '../json/canonical.js';
 import { type Problem, problemAt, problemIn } from './problems.js';
 
 /** The kinds the core knows; a file of any other kind (a KnowledgePack too) is `unknown_kind`. */

@@ -5,7 +5,7 @@
  */
 import type { PackageProblem } from '../contract/packages.js';
 import type { SourceDocument } from '../json/document.js';
-import { byText } from './identity.js';
+import { byText } from '../json/canonical.js';
 
 export type Problem = PackageProblem;
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 
 /**
  * The local core's state: one SQLite file in WAL mode. Catalog objects are stored as the JSON the API

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { replaceFile } from '../fs/write.js';
 import { byCodePoint } from '../json/canonical.js';
 import { digest } from '../json/digest.js';
 import { isLocalUrl } from './source.js';
@@ -132,11 +132,5 @@ export async function readLock(path: string): Promise<LockDocument | undefined> 
 export async function writeLock(path: string, document: LockDocument): Promise<void> {
   const problem = await lockSchemaProblem(document);
   if (problem) throw new LockFileError('lock_not_written', `lock not written: not ${LOCK_FORMAT}: ${problem}`);
-  const temporary = join(dirname(path), `.${basename(path)}-${randomBytes(6).toString('hex')}`);
-  try {
-    await writeFile(temporary, serializeLock(document), { flag: 'wx' });
-    await rename(temporary, path);
-  } finally {
-    await rm(temporary, { force: true });
-  }
+  await replaceFile(path, serializeLock(document), { makeDirs: false });
 }

@@ -7,7 +7,7 @@ import {
 } from './cache.js';
 import { isGitLockSource, LOCK_FILE_NAME, readLock } from './lock-file.js';
 import { transportOf } from './source.js';
-import { Refusal } from '../model/refusal.js';
+import { Refusal } from '../fs/refusal.js';
 
 /**
  * `package-sdk cache prune` (compat §2.8): remove the checkouts that no lock file references and that

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addObject } from '../../src/author/add.js';
 import { SCHEMA_DIR } from '../../src/author/hints.js';
 import { AUTHOR_KINDS, resolveKind } from '../../src/author/kinds.js';
-import { Refusal } from '../../src/model/refusal.js';
+import { Refusal } from '../../src/fs/refusal.js';
 import { check } from '../../src/check/index.js';
 import { runTests } from '../../src/sandbox/index.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { editPackage, type EditRequest } from '../../src/author/edit/index.js';
 import { check } from '../../src/check/index.js';
-import { Refusal } from '../../src/model/refusal.js';
+import { Refusal } from '../../src/fs/refusal.js';
 import { runTests } from '../../src/sandbox/index.js';
 import { FIXTURES, overlay } from '../support/overlay.js';
 

@@ -10,7 +10,7 @@ import { localCore } from '../../src/cli/local-core.js';
 import { check } from '../../src/check/index.js';
 import { apply } from '../../src/plan/apply.js';
 import { plan } from '../../src/plan/plan.js';
-import { Refusal } from '../../src/model/refusal.js';
+import { Refusal } from '../../src/fs/refusal.js';
 import { FIXTURES, overlay } from '../support/overlay.js';
 
 const INSTALLATION = 'apiVersion: taimen.ai/v1\nkind: Installation\nkey: dev\nspec:\n  packages: [intake]\n';

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { initPackage } from '../../src/author/init.js';
 import { check } from '../../src/check/index.js';
-import { Refusal } from '../../src/model/refusal.js';
+import { Refusal } from '../../src/fs/refusal.js';
 import { runTests } from '../../src/sandbox/index.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'package-sdk-init-'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyBundle, connection, listBundles, showBundle } from '../../src/bundle/client.js';
-import { Refusal } from '../../src/model/refusal.js';
+import { Refusal } from '../../src/fs/refusal.js';
 import { canonicalJson, type JsonValue, loadPublicKey, parseJson, trustKey, verifyBundleSignatureValue } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
 import { signBundleFile } from '../../src/bundle/signature.js';

@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Refusal } from '../../src/model/refusal.js';
+import { Refusal } from '../../src/fs/refusal.js';
 import { trustKey } from '../../src/bundle/index.js';
 import { writeKeyPair } from '../../src/bundle/keys.js';
 import { renderStoredBundle, renderTrace, renderValidation } from '../../src/report/bundle.js';

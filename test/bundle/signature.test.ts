@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Refusal } from '../../src/model/refusal.js';
+import { Refusal } from '../../src/fs/refusal.js';
 import {
   loadPublicKey, loadSigningKey, newId, parseJson, readTrustStore, signatureFileText, signBundleValue, trustKey,
   verifyBundleSignature, type TrustedKey,

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Refusal } from '../../src/model/refusal.js';
+import { Refusal } from '../../src/fs/refusal.js';
 import { JsonSyntaxError, parseJson, SERDE_JSON } from '../../src/json/parse.js';
 import { kernosCanonicalBytes } from '../../src/json/canonical.js';
 import { loadPublicKey } from '../../src/bundle/keys.js';

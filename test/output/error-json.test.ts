@@ -6,7 +6,7 @@
  */
 import { Errors } from '@oclif/core';
 import { describe, expect, it } from 'vitest';
-import { Refusal } from '../../src/model/refusal.js';
+import { Refusal } from '../../src/fs/refusal.js';
 import { runCheckRequest } from '../../src/cli/check.js';
 import { errorJson, exitStatusOf } from '../../src/cli/json-command.js';
 import { runCli } from '../support/cli.js';

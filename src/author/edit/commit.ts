@@ -12,7 +12,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { check } from '../../check/index.js';
 import { displayPath } from '../../load/package.js';
 import type { Finding } from '../../model/finding.js';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 import { createFile, replaceFile } from '../../fs/write.js';
 import { unifiedDiff } from './diff.js';
 

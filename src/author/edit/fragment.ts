@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseYaml } from '../../load/yaml.js';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 import { isRecord } from '../../json/guards.js';
 
 /** The value of a fragment: text (YAML, or `@file`) is read; any other value is taken as it is. */

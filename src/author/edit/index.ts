@@ -4,7 +4,7 @@
  * and the MCP server call `editPackage` alike.
  */
 import { resolve } from 'node:path';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 import { commitEdit, type EditResult, type FileChange } from './commit.js';
 import { addDecisionRow, addEventHandler, addFormField, addStage, addStep, type AddFormFieldRequest, type AddHandlerRequest, type AddRowRequest, type AddStageRequest, type AddStepRequest } from './process-edits.js';
 import { renameElement, renameObject, type RenameChanges } from './rename.js';

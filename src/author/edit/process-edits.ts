@@ -4,7 +4,7 @@
  * process model (src/process), so the grammar of a process is read in one place only.
  */
 import { isRecord } from '../../json/guards.js';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 import type { Block, ProcessModel } from '../../process/index.js';
 import { mappingFragment, fragmentValue } from './fragment.js';
 import { pathOf, processOf, refuseTakenId, type EditTarget } from './target.js';

@@ -18,7 +18,7 @@ import { isRecord } from '../../json/guards.js';
 import { loadPackage, MANIFEST } from '../../load/package.js';
 import { isObjectKind, type ObjectKind } from '../../model/kinds.js';
 import type { Package } from '../../model/package.js';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 import type { FileChange } from './commit.js';
 import { pathOf, processOf, type EditTarget } from './target.js';
 import { YamlEdit, type Path } from './yaml-edit.js';

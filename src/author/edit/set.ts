@@ -4,7 +4,7 @@
  * carries the references along.
  */
 import { pointerSegments } from '../../json/pointer.js';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 import { fragmentValue } from './fragment.js';
 import type { EditTarget } from './target.js';
 import { pointerOf, type Path } from './yaml-edit.js';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { displayPath, MANIFEST } from '../../load/package.js';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 import { isRecord } from '../../json/guards.js';
 import { pointerSegments } from '../../json/pointer.js';
 import { processModel, type ProcessModel } from '../../process/index.js';

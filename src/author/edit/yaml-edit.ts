@@ -13,7 +13,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Document, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Node, type Pair } from 'yaml';
 import { childPointer } from '../../json/pointer.js';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 import { styleAuthored, isPlainSafe } from '../yaml-writer.js';
 
 export type Path = readonly (string | number)[];

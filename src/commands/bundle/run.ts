@@ -2,7 +2,7 @@ import { Flags, ux } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { bundleFileArgs } from '../../cli/bundle-flags.js';
 import { paintFor } from '../../report/paint.js';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 import { renderTrace } from '../../report/bundle.js';
 import { type RunTrace, runBundleFile } from '../../bundle/run.js';
 import { jsonText } from '../../bundle/json-text.js';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { DEFAULT_CORE_VERSION } from '../../contract/version.js';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 
 /** The one line `core serve --json` prints once the core listens (the token only when it was generated). */
 export interface ServeStarted {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { base64url, dataDirectory, readTrustStore } from '../../bundle/keys.js';
-import { Refusal } from '../../model/refusal.js';
+import { Refusal } from '../../fs/refusal.js';
 import { renderTable } from '../../report/bundle.js';
 
 interface KeyListing {

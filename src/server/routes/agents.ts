@@ -1,4 +1,5 @@
-import { ADMIN_PRINCIPAL_ID, TENANT_ID, digest, newId, now } from '../identity.js';
+import { ADMIN_PRINCIPAL_ID, TENANT_ID, newId, now } from '../identity.js';
+import { coreDigest } from '../../json/digest.js';
 import { type Route, bodyOf, findOr404 } from '../route.js';
 import type { Store } from '../store.js';
 import type { CatalogRow, PackageLink } from './catalog.js';
@@ -53,7 +54,7 @@ export function currentAgent(store: Store, key: string): AgentRow | undefined {
 
 export function validateAgent(store: Store, key: string, spec: AgentSpec) {
   const current = currentAgent(store, key);
-  const specHash = digest(revisionSpec(spec));
+  const specHash = coreDigest(revisionSpec(spec));
   const desired = desiredState(spec);
   return {
     key,

@@ -1,5 +1,6 @@
 import { CoreError, conflict, unprocessable } from '../errors.js';
-import { now, sameJson } from '../identity.js';
+import { now } from '../identity.js';
+import { sameJson } from '../../json/canonical.js';
 import { type Route, type RouteContext, bodyOf, findOr404 } from '../route.js';
 import type { Row, Store } from '../store.js';
 

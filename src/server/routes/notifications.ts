@@ -1,5 +1,6 @@
 import { unprocessable } from '../errors.js';
-import { ADMIN_PRINCIPAL_ID, digest, newId, now } from '../identity.js';
+import { ADMIN_PRINCIPAL_ID, newId, now } from '../identity.js';
+import { coreDigest } from '../../json/digest.js';
 import { LIST_QUERY, type Route, booleanQuery, bodyOf, findOr404, page } from '../route.js';
 import type { Row, Store } from '../store.js';
 import { isRecord } from '../../json/guards.js';
@@ -60,7 +61,7 @@ function latest(store: Store, key: string): NotificationRuleRow | undefined {
 function check(store: Store, key: string, spec: Record<string, unknown>): { specHash: string; changed: boolean } {
   const problems = problemsOf(spec);
   if (problems.length > 0) throw unprocessable('invalid_notification_rule', `notification rule ${key}: ${problems[0]!.message}`, { errors: problems });
-  const specHash = digest(spec);
+  const specHash = coreDigest(spec);
   const current = latest(store, key);
   return { specHash, changed: !current || current.state === 'retired' || current.specHash !== specHash };
 }

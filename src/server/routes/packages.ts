@@ -1,6 +1,7 @@
 import type { ContractError } from '../errors.js';
 import { unprocessable } from '../errors.js';
-import { byText, now } from '../identity.js';
+import { now } from '../identity.js';
+import { byText } from '../../json/canonical.js';
 import type { PackageFile } from '../../contract/packages.js';
 import type { CheckedPackage } from '../package-plan.js';
 import { applyPackage, checkPackage, planPackage } from '../packages.js';

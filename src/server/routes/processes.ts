@@ -1,5 +1,6 @@
 import { CoreError, conflict } from '../errors.js';
-import { ADMIN_PRINCIPAL_ID, TENANT_ID, digest, newId, now } from '../identity.js';
+import { ADMIN_PRINCIPAL_ID, TENANT_ID, newId, now } from '../identity.js';
+import { coreDigest } from '../../json/digest.js';
 import { type Route, type RouteContext, booleanQuery, bodyOf, findOr404 } from '../route.js';
 import type { Store } from '../store.js';
 import { type CatalogRow, type PackageLink, nextVersion } from './catalog.js';
@@ -40,7 +41,7 @@ export function publishVersion(store: Store, kind: VersionedKind, key: string, s
           ...common,
           workspaceId: typeof spec.workspaceId === 'string' ? spec.workspaceId : null,
           displayName: typeof spec.displayName === 'string' ? spec.displayName : key,
-          definitionHash: digest(spec),
+          definitionHash: coreDigest(spec),
           identityAgent: (spec.identity as { agent?: string } | undefined)?.agent ?? null,
           expressionProfile: 'cp/1',
           engineRevision: 1,
@@ -48,7 +49,7 @@ export function publishVersion(store: Store, kind: VersionedKind, key: string, s
           warnings: [],
         }
       : kind === 'Calendar'
-        ? { ...common, calendarHash: digest(spec), provisionalYears: [] }
+        ? { ...common, calendarHash: coreDigest(spec), provisionalYears: [] }
         : common;
   store.insert(collection, key, row);
   restoreKey(store, kind, key);

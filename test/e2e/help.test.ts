@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Config, loadHelpClass, type Help, type Interfaces } from '@oclif/core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { helpWidth } from '../../src/cli/help.js';
+import { prose, reflow } from '../../src/cli/help-text.js';
 import { ROOT, runCli } from '../support/cli.js';
 
 interface ManifestFlag {
@@ -139,6 +141,32 @@ describe('the evenness check', () => {
   it('lets a paragraph, a list item, a row, the usage and a command end short', () => {
     const text = `  ${'word '.repeat(15).trim()}\n  end\n\n  - item\n  - item\n  --flag  text\n  --other  text\n  $ package-sdk --mock \\\n    --input x \\\n    --tools y\nUSAGE\n  $ package-sdk edit add-stage --file FILE\n    --stage YAML\n    [--after STAGE | --before STAGE]`;
     expect(unevenLines(text, 80)).toEqual([]);
+  });
+});
+
+describe('descriptions as prose', () => {
+  it('makes each paragraph one line and keeps paragraphs apart', () => {
+    expect(reflow('One sentence broken\n  where the editor wanted.\n\nA second\nparagraph.\n')).toBe('One sentence broken where the editor wanted.\n\nA second paragraph.');
+  });
+
+  it('keeps a list item on a line of its own, with the lines that go on with it', () => {
+    expect(reflow('Targets:\n- no argument → ./packages/*;\n- paths → files\n  or directories.\nAfter.')).toBe('Targets:\n- no argument → ./packages/*;\n- paths → files or directories. After.');
+  });
+
+  it('reflows a template with its values in', () => {
+    const tail = 'Exit status: 0 edited,\n1 refused.';
+    expect(prose`The edit keeps\nthe comments.\n\n${tail}`).toBe('The edit keeps the comments.\n\nExit status: 0 edited, 1 refused.');
+  });
+});
+
+describe('the width of help', () => {
+  it('is OCLIF_COLUMNS, else COLUMNS, else the terminal, else 80, and never under 40', () => {
+    const terminal = { isTTY: true, columns: 132 };
+    expect(helpWidth({ OCLIF_COLUMNS: '100', COLUMNS: '60' }, terminal)).toBe(100);
+    expect(helpWidth({ COLUMNS: '60' }, terminal)).toBe(60);
+    expect(helpWidth({}, terminal)).toBe(132);
+    expect(helpWidth({ COLUMNS: 'wide' }, { isTTY: false })).toBe(80);
+    expect(helpWidth({ COLUMNS: '20' }, terminal)).toBe(40);
   });
 });
 

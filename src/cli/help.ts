@@ -135,11 +135,11 @@ export class PackageSdkCommandHelp extends CommandHelp {
    */
   private commandLines(line: string, indentation = 0): string {
     const command = line.startsWith('$ ') ? line : `$ ${line}`;
-    const spacing = 3 * this.indentSpacing + indentation;
-    const room = this.opts.maxWidth - spacing;
-    return packParts(partsOf(command), room, room)
-      .flatMap((part) => this.wrap(part, spacing).split('\n'))
-      .join(' \\\n  ');
+    const room = this.opts.maxWidth - this.indentSpacing - indentation;
+    if (command.length <= room) return command;
+    const continued = 3 * this.indentSpacing + indentation;
+    const [first = '', ...rest] = packParts(partsOf(command), room - this.indentSpacing, this.opts.maxWidth - continued);
+    return [this.wrap(first, continued - this.indentSpacing), ...rest.map((next) => this.wrap(next, continued))].join('\n').split('\n').join(' \\\n  ');
   }
 
   /** `$ bin command [ARGS] [--flag VALUE] …`, broken between flags, never inside a group, under the width. */

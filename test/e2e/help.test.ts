@@ -144,6 +144,18 @@ describe('the evenness check', () => {
   });
 });
 
+describe('commands in examples', () => {
+  it('break between arguments, never inside a quoted value that fits on a line', async () => {
+    const help = await helpOf(['edit', 'add-step'], 60);
+    expect(help).toContain("\n    --step '{id: notify, call: {skill: notify.send@1}}' \\\n");
+    expect(help).toContain('\n    --in review \\\n');
+  });
+
+  it('stay on one line when they fit', async () => {
+    expect(await helpOf(['keys', 'trust'], 60)).toContain('\n  $ package-sdk keys trust publisher.pub --data kernos-data\n');
+  });
+});
+
 describe('descriptions as prose', () => {
   it('makes each paragraph one line and keeps paragraphs apart', () => {
     expect(reflow('One sentence broken\n  where the editor wanted.\n\nA second\nparagraph.\n')).toBe('One sentence broken where the editor wanted.\n\nA second paragraph.');

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Config, loadHelpClass, type Help, type Interfaces } from '@oclif/core';
+import { Config, loadHelpClass, settings, type Help, type Interfaces } from '@oclif/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { helpWidth } from '../../src/cli/help.js';
 import { prose, reflow } from '../../src/cli/help-text.js';
@@ -39,6 +39,7 @@ const ROW = /^( *\S+(?: \S+)*? {2,})\S/;
 let config: Interfaces.Config;
 let HelpClass: typeof Help;
 beforeAll(async () => {
+  settings.enableAutoTranspile = false; // the built help class, as the package runs it, not its TypeScript source
   config = await Config.load(ROOT);
   HelpClass = (await loadHelpClass(config)) as typeof Help;
 });

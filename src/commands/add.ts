@@ -1,10 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
 import type { AddResult } from '../author/add.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Add extends JsonCommand {
   static override summary = 'Add one object to a package (the smallest valid spec, its optional fields as comments), or a scenario.';
-  static override description = `Writes the object in its conventional folder (task-types/, processes/, rules/ …) with the editor modeline
+  static override description = prose`Writes the object in its conventional folder (task-types/, processes/, rules/ …) with the editor modeline
 and a spec that passes check. KIND accepts TaskType, task-type or task-types (and rule, process, view …).
 A Process also brings its identity agent <key>-process and its owner role <key>-owner. A View or Component
 declares the package locales when it has none and adds its texts to the dictionaries. Package adds a new

@@ -4,10 +4,11 @@ import { envFlag } from '../cli/plan-flags.js';
 import type { ApplyResult } from '../plan/apply.js';
 import type { PlanDocument } from '../plan/document.js';
 import { localCore } from '../cli/local-core.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Apply extends JsonCommand {
   static override summary = 'Apply a saved plan to the core it was built for — only if nothing moved since.';
-  static override description = `Verifies the plan file (schema, planHash — an edited plan is refused), rebuilds the installation from its
+  static override description = prose`Verifies the plan file (schema, planHash — an edited plan is refused), rebuilds the installation from its
 sources and compares lockHash and variablesHash, re-reads the core and compares every section and core planHash
 (plan_stale, before the first write), asks for approval, then writes the sections in order.
 
@@ -29,7 +30,7 @@ Exit status: 0 applied, 1 refusal (stale, edited, not approved, core error), 2 u
     server: Flags.string({ summary: 'Core URL, or "local"; default: the server the plan was built for.', helpValue: 'URL|local' }),
     ...envFlag,
     'plan-hash': Flags.string({ summary: 'Approve without a terminal: the planHash that was reviewed (must equal the plan\'s).', helpValue: 'sha256:…' }),
-    'auto-approve': Flags.boolean({ summary: 'Approve without a terminal and without a hash (bootstrap of a stand).' }),
+    'auto-approve': Flags.boolean({ summary: 'Approve without a terminal and without a hash (the first apply to a new core).' }),
   };
 
   async run(): Promise<ApplyResult> {

@@ -1,15 +1,18 @@
 import { Args, Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
 import { CHECK_FLAGS, FORMATS, runCheckRequest, type CheckOutcome, type CheckRequest } from '../cli/check.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Check extends JsonCommand {
   static override summary = 'Check packages, an installation or single files: schema first, then the rules.';
-  static override description = `Loads the targets with the strict YAML 1.2 loader, validates every document against schema/v1 and reports
+  static override description = prose`Loads the targets with the strict YAML 1.2 loader, validates every document against schema/v1 and reports
 one finding per mistake with file:line:col, a code frame and a hint.
 
-Targets: no argument → ./packages/* (or the current directory when it is a package); --install FILE → an
-installation and the packages it names; --package DIR|KEY (repeatable) → packages by directory or by key in
-./packages; paths → single object, test, lock or plan files, or package directories.
+Targets:
+- no argument → ./packages/* (or the current directory when it is a package);
+- --install FILE → an installation and the packages it names;
+- --package DIR|KEY (repeatable) → packages by directory or by key in ./packages;
+- paths → single object, test, lock or plan files, or package directories.
 
 --server URL|local also sends each package to the core's POST /api/v1/packages:test?checkOnly=true (as plan sends
 it: variables replaced, no knowledge packs) and merges its problems into the report; each finding says whether

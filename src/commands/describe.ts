@@ -1,10 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
 import type { PackageDescription } from '../docs/describe.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Describe extends JsonCommand {
   static override summary = 'What an installation of a package needs: variables, settings, ontologies, requires, engines, agents.';
-  static override description = `Reads the package in PATH and lists what installing it asks of an environment: installation variables
+  static override description = prose`Reads the package in PATH and lists what installing it asks of an environment: installation variables
 (kind, required, default, example), settings, ontologies, required packages, engines, and its agents with
 the node labels and secrets their placement needs. --env-example prints a .env template instead.`;
 

@@ -2,10 +2,11 @@ import { Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
 import { localCore } from '../cli/local-core.js';
 import type { ExportResult } from '../author/export.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Export extends JsonCommand {
   static override summary = 'Write objects that live in a core (made in its console) into package files.';
-  static override description = `Reads the objects of --kind (those named by --key, or every one the core lists) from the core and writes each
+  static override description = prose`Reads the objects of --kind (those named by --key, or every one the core lists) from the core and writes each
 into its folder of the package (task-types/, processes/ …) as add writes it, so that it can be committed. A
 package directory without package.yaml gets one. A field the core holds that schema/v1 does not allow is
 listed and kept as a comment in the file, never dropped silently; the package is checked afterwards.

@@ -1,10 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { GRAPH_FLAGS, GRAPH_FORMATS, type GraphOutcome } from '../cli/graph.js';
 import { JsonCommand } from '../cli/json-command.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Graph extends JsonCommand {
   static override summary = 'Draw a process: stages, steps by kind, guards, milestones, deadlines, decision tables.';
-  static override description = `Draws the processes of a package directory, or one process file, as Mermaid (for Markdown), Graphviz DOT,
+  static override description = prose`Draws the processes of a package directory, or one process file, as Mermaid (for Markdown), Graphviz DOT,
 SVG (rendered in this process with Graphviz built to WebAssembly), or a self-contained HTML page. Stages are
 clusters in order, steps are shaped by kind, edges carry their guards (the full CEL on hover in SVG and HTML),
 and what check reports as unreachable is drawn greyed and dashed. With --coverage (the output of

@@ -1,10 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
 import type { InitResult } from '../author/init.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Init extends JsonCommand {
   static override summary = 'Create a package that passes check and its own scenario.';
-  static override description = `Writes DIR/package.yaml (with engines), a process with its identity agent and owner role, a task type, a
+  static override description = prose`Writes DIR/package.yaml (with engines), a process with its identity agent and owner role, a task type, a
 scenario in tests/ and a README with the generated sections; at the root of the repository DIR is in (the
 nearest folder holding .git), a GitHub Actions workflow .github/workflows/<key>.yml and a copy of the
 schemas in .schema/v1, which the yaml-language-server modeline of every YAML file points at — commit it, and

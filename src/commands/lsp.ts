@@ -1,9 +1,10 @@
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Lsp extends JsonCommand {
   static override summary = 'Serve the Language Server Protocol over stdio: check\'s diagnostics, completion, hover, references and rename in an editor.';
-  static override description = `Diagnostics are check's — the same codes, places and hints — on every open and changed buffer, unsaved
+  static override description = prose`Diagnostics are check's — the same codes, places and hints — on every open and changed buffer, unsaved
 buffers checked as they stand; completion of kinds, fields and the keys of the objects a field names; hover with
 the reference's description of a field or a summary of the object a value names; go to definition, find
 references and rename of object keys (rename is edit rename's); quick fixes for "did you mean" and for the

@@ -2,10 +2,11 @@ import { Flags } from '@oclif/core';
 import { resolve } from 'node:path';
 import { JsonCommand } from '../cli/json-command.js';
 import { localCore } from '../cli/local-core.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Mcp extends JsonCommand {
   static override summary = 'Serve the Model Context Protocol over stdio: an AI assistant checks, edits, tests and plans packages.';
-  static override description = `Tools: check, test, describe, edit, plan, apply — each with JSON Schemas for its arguments and its result;
+  static override description = prose`Tools: check, test, describe, edit, plan, apply — each with JSON Schemas for its arguments and its result;
 apply only with confirm: true and the planHash of the plan a person approved. Resources: the schema field
 reference, the JSON Schemas of schema/v1 and the catalogue of finding codes (docs/mcp.md).
 

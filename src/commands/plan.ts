@@ -3,10 +3,11 @@ import { JsonCommand } from '../cli/json-command.js';
 import { envFlag } from '../cli/plan-flags.js';
 import type { PlanDocument } from '../plan/document.js';
 import { localCore } from '../cli/local-core.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Plan extends JsonCommand {
   static override summary = 'Build a hash-sealed plan of an installation against a core.';
-  static override description = `Checks the installation and its packages, reads the core's version (engines), resolves the variables
+  static override description = prose`Checks the installation and its packages, reads the core's version (engines), resolves the variables
 (--env file, then the environment), asks the core what each section would change — writing nothing — and saves
 the plan, sealed by planHash, for package-sdk apply. Variable values are never written into the plan, only their
 hash. A core plan with errors or a required migration is not saved.

@@ -1,10 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
 import type { TestReport } from '../sandbox/index.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Test extends JsonCommand {
   static override summary = 'Run package scenarios (tests/*.test.yaml) in the local process engine, or on a core.';
-  static override description = `Checks the targets first: a package with check errors runs no scenarios. Then each scenario runs in
+  static override description = prose`Checks the targets first: a package with check errors runs no scenarios. Then each scenario runs in
 virtual time with its mocks — processes, work rules and task types — as the core's sandbox runs it: a
 failed expect is reported (file:line:col, expected and actual) and the scenario goes on; a step that cannot
 be done stops it. Coverage is reported per process (elements, transitions, decision rows, handlers), work

@@ -1,10 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
 import type { WorkflowResult } from '../author/workflow.js';
+import { prose } from '../cli/help-text.js';
 
 export default class Workflow extends JsonCommand {
   static override summary = 'Write (or verify) the CI workflow of a repository of packages from what it holds.';
-  static override description = `Writes .github/workflows/package.yml in DIR: for a package, the workflow init writes; for a repository, check
+  static override description = prose`Writes .github/workflows/package.yml in DIR: for a package, the workflow init writes; for a repository, check
 and test of packages/* and a check of each installation on every push, and on a tag a plan per installation
 applied after approval in the environment "production". Run it again when packages or installations are added.
 

@@ -1,10 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import type { PackageDocsResult } from '../../docs/package-readme.js';
+import { prose } from '../../cli/help-text.js';
 
 export default class DocsPackage extends JsonCommand {
   static override summary = 'Generated README sections of a package: objects, variables, settings, requirements, agents, and a Mermaid diagram of each process.';
-  static override description = `The sections live between <!-- package-sdk:docs --> and <!-- /package-sdk:docs --> in README.md; the rest
+  static override description = prose`The sections live between <!-- package-sdk:docs --> and <!-- /package-sdk:docs --> in README.md; the rest
 of the README is yours. A Mermaid diagram of each process follows in a block of its own, between
 <!-- package-sdk:processes --> and <!-- /package-sdk:processes -->, which GitHub and GitLab draw.
 Without a flag the sections are printed; --write updates README.md; --check exits 1

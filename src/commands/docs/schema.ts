@@ -1,10 +1,11 @@
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import type { SchemaDocsResult } from '../../docs/schema-reference.js';
+import { prose } from '../../cli/help-text.js';
 
 export default class DocsSchema extends JsonCommand {
   static override summary = 'Generate the field reference of schema/v1 (docs/schema-reference.md).';
-  static override description = `Every definition of the package schemas with its Field / Type / Required / Description table, includes,
+  static override description = prose`Every definition of the package schemas with its Field / Type / Required / Description table, includes,
 "Exactly one of", conditions and value lines, section by section. --check exits 1 when the file is stale.`;
 
   static override examples = [

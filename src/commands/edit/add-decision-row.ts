@@ -2,10 +2,11 @@ import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { EDIT_DESCRIPTION_TAIL, EDIT_FLAGS, FILE_FLAG, runEdit } from '../../cli/edit.js';
 import type { EditResult } from '../../author/edit/index.js';
+import { prose } from '../../cli/help-text.js';
 
 export default class EditAddDecisionRow extends JsonCommand {
   static override summary = 'Add a row to a decision table of a process.';
-  static override description = `The row is {when: {input: cell, …}, then: {output: value, …}}. Without --index it goes last — in a table of
+  static override description = prose`The row is {when: {input: cell, …}, then: {output: value, …}}. Without --index it goes last — in a table of
 hit policy first, before a closing catch-all row (every cell "-"), which would otherwise shadow it.
 
 ${EDIT_DESCRIPTION_TAIL}`;

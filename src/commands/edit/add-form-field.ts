@@ -2,10 +2,11 @@ import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { EDIT_DESCRIPTION_TAIL, EDIT_FLAGS, FILE_FLAG, runEdit } from '../../cli/edit.js';
 import type { EditResult } from '../../author/edit/index.js';
+import { prose } from '../../cli/help-text.js';
 
 export default class EditAddFormField extends JsonCommand {
   static override summary = 'Add a field to the form of a human step.';
-  static override description = `The field's JSON Schema goes under human.form.schema.properties (the form is created when the step has none);
+  static override description = prose`The field's JSON Schema goes under human.form.schema.properties (the form is created when the step has none);
 --required lists it in required; --label becomes a Control of the form's uischema when it has one, else the
 field's title.
 

@@ -2,10 +2,11 @@ import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { EDIT_DESCRIPTION_TAIL, EDIT_FLAGS, FILE_FLAG, runEdit } from '../../cli/edit.js';
 import type { EditResult } from '../../author/edit/index.js';
+import { prose } from '../../cli/help-text.js';
 
 export default class EditAddRule extends JsonCommand {
   static override summary = 'Add a rule to a process: a row of a decision table, or an event handler.';
-  static override description = `--table and --row add a row as edit add-decision-row does; --on-event adds a handler {on: {event|observation: …}, do: [steps]}
+  static override description = prose`--table and --row add a row as edit add-decision-row does; --on-event adds a handler {on: {event|observation: …}, do: [steps]}
 to spec.onEvent.
 
 ${EDIT_DESCRIPTION_TAIL}`;

@@ -2,10 +2,11 @@ import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { EDIT_DESCRIPTION_TAIL, EDIT_FLAGS, FILE_FLAG, runEdit } from '../../cli/edit.js';
 import type { EditResult } from '../../author/edit/index.js';
+import { prose } from '../../cli/help-text.js';
 
 export default class EditAddStage extends JsonCommand {
   static override summary = 'Add a stage to a process.';
-  static override description = `The stage is a mapping with its id and steps; it goes last unless --after or --before names a stage.
+  static override description = prose`The stage is a mapping with its id and steps; it goes last unless --after or --before names a stage.
 
 ${EDIT_DESCRIPTION_TAIL}`;
 

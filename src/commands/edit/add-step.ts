@@ -2,10 +2,11 @@ import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { EDIT_DESCRIPTION_TAIL, EDIT_FLAGS, FILE_FLAG, runEdit } from '../../cli/edit.js';
 import type { EditResult } from '../../author/edit/index.js';
+import { prose } from '../../cli/help-text.js';
 
 export default class EditAddStep extends JsonCommand {
   static override summary = 'Add a step (or a block of steps) to a stage of a process.';
-  static override description = `--in names a stage, or a do or try step whose block gets the step. Without --after or --before the step goes
+  static override description = prose`--in names a stage, or a do or try step whose block gets the step. Without --after or --before the step goes
 last — before the block's closing complete step, which must stay last.
 
 ${EDIT_DESCRIPTION_TAIL}`;

@@ -2,10 +2,11 @@ import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { EDIT_DESCRIPTION_TAIL, EDIT_FLAGS, runEdit } from '../../cli/edit.js';
 import type { EditResult } from '../../author/edit/index.js';
+import { prose } from '../../cli/help-text.js';
 
 export default class EditRename extends JsonCommand {
   static override summary = 'Rename an element of a process, or an object of a package — and every reference to it.';
-  static override description = `--file FILE renames an element of that process (a step, a stage, a milestone, a decision table): its id,
+  static override description = prose`--file FILE renames an element of that process (a step, a stage, a milestone, a decision table): its id,
 decide.table, compensate, stage.<id> and milestone.<id> in expressions, the steps the package's tests name, and
 its coordinates in .layout/<process>.json. Running instances of the published version find the element by a
 migrations entry (map: {old: new}) to the next version, unless --no-migration.

@@ -2,10 +2,11 @@ import { Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import { EDIT_DESCRIPTION_TAIL, EDIT_FLAGS, FILE_FLAG, runEdit } from '../../cli/edit.js';
 import type { EditResult } from '../../author/edit/index.js';
+import { prose } from '../../cli/help-text.js';
 
 export default class EditSet extends JsonCommand {
   static override summary = 'Set one value of an object file, by JSON Pointer.';
-  static override description = `--path is a JSON Pointer (/spec/displayName, /spec/stages/0/steps/-  to append to a list); mappings on the way
+  static override description = prose`--path is a JSON Pointer (/spec/displayName, /spec/stages/0/steps/- to append to a list); mappings on the way
 are created. --value is YAML (a scalar, or a mapping or list); --string takes it as text as it is. The envelope
 (apiVersion, kind) is not set, and a key changes with edit rename.
 

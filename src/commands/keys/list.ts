@@ -4,6 +4,7 @@ import { JsonCommand } from '../../cli/json-command.js';
 import { base64url, dataDirectory, readTrustStore } from '../../bundle/keys.js';
 import { Refusal } from '../../fs/refusal.js';
 import { renderTable } from '../../report/bundle.js';
+import { prose } from '../../cli/help-text.js';
 
 interface KeyListing {
   data: string;
@@ -13,7 +14,7 @@ interface KeyListing {
 
 export default class KeysList extends JsonCommand {
   static override summary = 'List the trusted publisher keys of a data directory (<data>/keys/trusted/*.pub).';
-  static override description = `The keys a control plane takes signed bundles from: each .pub file of <data>/keys/trusted with its key id
+  static override description = prose`The keys a control plane takes signed bundles from: each .pub file of <data>/keys/trusted with its key id
 and public key. A file that is not a publisher key is listed as skipped, with the reason.`;
   static override examples = ['<%= config.bin %> <%= command.id %> --data kernos-data', '<%= config.bin %> <%= command.id %> --json'];
   static override enableJsonFlag = true;

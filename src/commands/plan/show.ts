@@ -1,10 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { JsonCommand } from '../../cli/json-command.js';
 import type { PlanDocument } from '../../plan/document.js';
+import { prose } from '../../cli/help-text.js';
 
 export default class PlanShow extends JsonCommand {
   static override summary = 'Show a saved plan, or write its review page.';
-  static override description = `Reads a plan file (package-sdk.plan/v1), checks that it was not edited since it was built (planHash), and
+  static override description = prose`Reads a plan file (package-sdk.plan/v1), checks that it was not edited since it was built (planHash), and
 prints it as plan does — or, with --html, writes one self-contained HTML page for a reviewer: the summary, each
 change with its field-level difference, live instances, console edits, the core's problems.
 

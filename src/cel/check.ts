@@ -118,20 +118,28 @@ interface Chain {
 /** @internal what an environment keeps per expression text */
 export interface CheckedExpression {
   result: CheckResult;
-  /** The library's compiled program, present when the expression checked clean. */
+  /** The library's compiled program, present when the expression checked clean and was compiled for evaluation. */
   program?: (context: Record<string, unknown>) => unknown;
 }
 
-/** What each environment checked: by source text, then by expected type and substituted text. */
+/**
+ * What each environment checked: by source text, then by expected type and substituted text. The library's program
+ * is kept only for an expression evaluated: a check of thousands of expressions would otherwise keep every syntax
+ * tree alive, and the garbage collector would copy them all over and over.
+ */
 const CHECKED = new WeakMap<CelEnvironment, Map<string, Map<string, CheckedExpression>>>();
 
 /** Check an expression in an environment. Results are cached per environment and text: treat them as read-only. */
 export function checkExpression(env: CelEnvironment, source: string, options: CheckOptions = {}): CheckResult {
-  return checkedExpression(env, source, options).result;
+  return cachedExpression(env, source, options, false).result;
 }
 
-/** @internal shared with `evaluate` */
-export function checkedExpression(env: CelEnvironment, source: string, options: CheckOptions = {}): CheckedExpression {
+/** @internal shared with `evaluate`: the check's result, with the library's program when the expression checked clean */
+export function compiledExpression(env: CelEnvironment, source: string, options: CheckOptions = {}): CheckedExpression {
+  return cachedExpression(env, source, options, true);
+}
+
+function cachedExpression(env: CelEnvironment, source: string, options: CheckOptions, needsProgram: boolean): CheckedExpression {
   const substituted = substituteVariables(source, options.variables);
   // Keyed first by the source string itself: V8 keeps a string's hash, so the lookup does not rehash the text.
   let checked = CHECKED.get(env);
@@ -139,11 +147,12 @@ export function checkedExpression(env: CelEnvironment, source: string, options: 
   let bySource = checked.get(source);
   if (bySource === undefined) checked.set(source, (bySource = new Map()));
   const key = substituted.text === source ? expectedKey(options.expected) : `${expectedKey(options.expected)}\u0000${substituted.text}`;
-  let entry = bySource.get(key);
-  if (entry === undefined) {
-    entry = new Checker(env, source, substituted, options).run();
-    bySource.set(key, entry);
-  }
+  const known = bySource.get(key);
+  if (known !== undefined && (!needsProgram || known.program !== undefined || known.result.diagnostics.length > 0)) return known;
+  const fresh = new Checker(env, source, substituted, options).run();
+  // A result already handed out stays the one: callers may hold it.
+  const entry: CheckedExpression = needsProgram ? { result: known?.result ?? fresh.result, program: fresh.program } : { result: fresh.result };
+  bySource.set(key, entry);
   return entry;
 }
 
@@ -423,7 +432,7 @@ class Checker {
   /** As the core decides: the program reads the package settings, and compiles with `settings` untyped. */
   private settingsAtFault(): boolean {
     if (!this.env.settingsAreSettings || this.env.profile.settings === undefined || !this.reads.some((r) => r.root === 'settings')) return false;
-    const untyped = checkedExpression(this.env.untypedSettings(), this.source, this.options).result;
+    const untyped = checkExpression(this.env.untypedSettings(), this.source, this.options);
     return untyped.diagnostics.length === 0;
   }
 
@@ -486,7 +495,7 @@ class Checker {
   /** With `settings` untyped the result would be dyn, which fits: the settings field is what does not. */
   private settingsResultAtFault(allowed: readonly string[]): boolean {
     if (!this.env.settingsAreSettings || this.env.profile.settings === undefined || !this.reads.some((r) => r.root === 'settings')) return false;
-    const untyped = checkedExpression(this.env.untypedSettings(), this.source, { ...this.options, expected: allowed as CelTypeName[] }).result;
+    const untyped = checkExpression(this.env.untypedSettings(), this.source, { ...this.options, expected: allowed as CelTypeName[] });
     return untyped.diagnostics.length === 0;
   }
 }

@@ -288,11 +288,12 @@ class Checker {
     const binds = bindingOf(node);
     // `cal.f(…)`, `optional.of(…)`, `cel.bind(…)`: a function of the profile, not a read of a variable.
     if (!(receiver.op === 'id' && NAMESPACES.has(receiver.args as string) && !bound.has(receiver.args as string))) this.walk(receiver, bound);
-    args.forEach((arg, i) => {
-      if (binds !== undefined && i === 0) return;
-      const scope = binds !== undefined && i >= binds.from ? new Set([...bound, binds.name]) : bound;
-      this.walk(arg, scope);
-    });
+    if (binds === undefined) {
+      for (const arg of args) this.walk(arg, bound);
+      return;
+    }
+    const scope = new Set(bound).add(binds.name);
+    for (let i = 1; i < args.length; i++) this.walk(args[i]!, i >= binds.from ? scope : bound);
   }
 
   private chainRead(chain: Chain, bound: ReadonlySet<string>, guarded: boolean): void {
@@ -537,8 +538,12 @@ function syntaxMessage(summary: string): string {
   return summary;
 }
 
+/** The operators a chain of reads is made of. */
+const CHAIN_OPS = new Set(['.', '.?', '[]', '[?]', 'id']);
+
 /** A node that is `root.a.b['c'][0].?d` down to an identifier, with only literal names and indexes — else undefined. */
 function accessChain(node: Node): Chain | undefined {
+  if (!CHAIN_OPS.has(node.op)) return undefined;
   const segments: Segment[] = [];
   let current = node;
   for (;;) {

@@ -123,11 +123,11 @@ export interface CheckedExpression {
 }
 
 /**
- * What each environment checked: by source text, then by expected type and substituted text. The library's program
- * is kept only for an expression evaluated: a check of thousands of expressions would otherwise keep every syntax
- * tree alive, and the garbage collector would copy them all over and over.
+ * What each environment checked, by expected type and source text (and substituted text, see `cacheKey`). The
+ * library's program is kept only for an expression evaluated: a check of thousands of expressions would otherwise
+ * keep every syntax tree alive, and the garbage collector would copy them all over and over.
  */
-const CHECKED = new WeakMap<CelEnvironment, Map<string, Map<string, CheckedExpression>>>();
+const CHECKED = new WeakMap<CelEnvironment, Map<string, CheckedExpression>>();
 
 /** Check an expression in an environment. Results are cached per environment and text: treat them as read-only. */
 export function checkExpression(env: CelEnvironment, source: string, options: CheckOptions = {}): CheckResult {
@@ -141,19 +141,25 @@ export function compiledExpression(env: CelEnvironment, source: string, options:
 
 function cachedExpression(env: CelEnvironment, source: string, options: CheckOptions, needsProgram: boolean): CheckedExpression {
   const substituted = substituteVariables(source, options.variables);
-  // Keyed first by the source string itself: V8 keeps a string's hash, so the lookup does not rehash the text.
   let checked = CHECKED.get(env);
   if (checked === undefined) CHECKED.set(env, (checked = new Map()));
-  let bySource = checked.get(source);
-  if (bySource === undefined) checked.set(source, (bySource = new Map()));
-  const key = substituted.text === source ? expectedKey(options.expected) : `${expectedKey(options.expected)}\u0000${substituted.text}`;
-  const known = bySource.get(key);
+  const key = cacheKey(source, substituted.text, expectedKey(options.expected));
+  const known = checked.get(key);
   if (known !== undefined && (!needsProgram || known.program !== undefined || known.result.diagnostics.length > 0)) return known;
   const fresh = new Checker(env, source, substituted, options).run();
   // A result already handed out stays the one: callers may hold it.
   const entry: CheckedExpression = needsProgram ? { result: known?.result ?? fresh.result, program: fresh.program } : { result: fresh.result };
-  bySource.set(key, entry);
+  checked.set(key, entry);
   return entry;
+}
+
+/**
+ * One key per source, expected type and substituted text: the expected type (which holds no control character)
+ * comes first, then `\u0000` and the source — or, when variables changed the text, `\u0001`, the length of the
+ * source, the source and the substituted text.
+ */
+function cacheKey(source: string, substituted: string, expected: string): string {
+  return substituted === source ? `${expected}\u0000${source}` : `${expected}\u0001${source.length}\u0001${source}${substituted}`;
 }
 
 function expectedKey(expected: CheckOptions['expected']): string {
@@ -183,11 +189,12 @@ class Checker {
   ) {}
 
   run(): CheckedExpression {
-    if (this.source.trim() === '') {
+    if (!/\S/.test(this.source)) {
       this.report('expression_syntax_error', 0, this.source.length, 'an expression must be a non-empty string');
       return this.done();
     }
-    const length = codePoints(this.source);
+    // Code points are never more than UTF-16 units: only a long text needs counting.
+    const length = this.source.length > LIMITS.length ? codePoints(this.source) : this.source.length;
     if (length > LIMITS.length) {
       this.report('expression_too_complex', 0, this.source.length, `the expression is longer than ${LIMITS.length} characters (${length})`,
         'move parts of it into steps that set data fields, or into a decision table');
@@ -251,7 +258,7 @@ class Checker {
     const chain = accessChain(node);
     if (chain !== undefined) {
       this.chainRead(chain, bound, guarded);
-      for (const index of indexNodes(node)) this.walk(index, bound);
+      this.walkIndexes(node, bound);
       return;
     }
     switch (node.op) {
@@ -263,6 +270,13 @@ class Checker {
         return;
       default:
         for (const child of children(node)) this.walk(child, bound);
+    }
+  }
+
+  /** The index expressions of a chain of reads (literals: nothing to read, but walked for completeness). */
+  private walkIndexes(chain: Node, bound: ReadonlySet<string>): void {
+    for (let current = chain; current.op !== 'id'; current = (current.args as [Node])[0]) {
+      if (current.op === '[]' || current.op === '[?]') this.walk((current.args as [Node, Node])[1], bound);
     }
   }
 
@@ -571,17 +585,6 @@ function literalStep(index: Node): PathStep | undefined {
   if (typeof index.args === 'string') return index.args;
   if (typeof index.args === 'bigint') return Number(index.args);
   return undefined;
-}
-
-/** The index expressions of a chain (literals: nothing to read, but walked for completeness). */
-function indexNodes(node: Node): Node[] {
-  const found: Node[] = [];
-  for (let current = node; current.op !== 'id';) {
-    const [left, index] = current.args as [Node, Node | string];
-    if (typeof index !== 'string' && (current.op === '[]' || current.op === '[?]')) found.push(index);
-    current = left;
-  }
-  return found;
 }
 
 /** The scope an iteration macro opens: its variable, visible from argument `from` on. */

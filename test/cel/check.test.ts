@@ -265,6 +265,21 @@ describe('positions', () => {
   });
 });
 
+describe('the cache of checked expressions', () => {
+  it('keeps apart the same text checked for other places and with other variable values', () => {
+    const source = 'data.amount > ${LIMIT}';
+    expect(checkExpression(process, source, { variables: { LIMIT: { value: '1.5' } }, expected: 'bool' }).diagnostics).toEqual([]);
+    expect(checkExpression(process, source, { variables: { LIMIT: { value: "'x'" } }, expected: 'bool' }).diagnostics.map((d) => d.code)).toEqual(['expression_type_error']);
+    expect(checkExpression(process, source, { variables: { LIMIT: { value: '1.5' } }, expected: 'string' }).diagnostics.map((d) => d.code)).toEqual(['expression_type_error']);
+    expect(checkExpression(process, source, { variables: { LIMIT: { value: '1.5' } }, expected: 'bool' }).diagnostics).toEqual([]);
+  });
+
+  it('does not take a text holding a control character for another text checked for another place', () => {
+    expect(checkExpression(process, "'a'", { expected: 'bool' }).diagnostics.map((d) => d.code)).toEqual(['expression_type_error']);
+    expect(checkExpression(process, "'a'\u0000bool").diagnostics.map((d) => d.code)).toEqual(['expression_syntax_error']);
+  });
+});
+
 describe('reads', () => {
   it('lists the data paths an expression reads, and which are guarded', () => {
     const { reads, settingsReads } = checkExpression(process,

@@ -180,6 +180,9 @@ class Checker {
   private readonly diagnostics: CelDiagnostic[] = [];
   private readonly reads: PathRead[] = [];
   private readonly roots = new Set<string>();
+  /** Levels of the library's tree the walk reached (at least its height), and the comprehension macros it met. */
+  private height = 0;
+  private comprehensions = 0;
 
   constructor(
     private readonly env: CelEnvironment,
@@ -208,14 +211,14 @@ class Checker {
       return this.done();
     }
     const root = program.ast as unknown as Node;
-    this.walk(root, new Set());
+    this.walk(root, new Set(), false, 1);
     if (this.diagnostics.length > 0) return this.done();
     const checked = program.check();
     if (!checked.valid) {
       this.typeError(checked.error);
       return this.done();
     }
-    if (!this.withinLimits(root)) return this.done();
+    if (this.mayPassLimits() && !this.withinLimits(root)) return this.done();
     const type = prettyType(checked.type ?? 'dyn');
     this.checkResultType(root, type);
     return this.diagnostics.length > 0 ? this.done() : this.done(type, program);
@@ -241,6 +244,16 @@ class Checker {
     this.diagnostics.push(hint === undefined ? { code, message, offset, length } : { code, message, offset, length, hint });
   }
 
+  /**
+   * Whether the checked tree may be too deep or too nested; if not, it is not measured. In a library tree of
+   * height h ≤ 16 a level is at most four levels of the checked tree — a macro's expansion puts at most three
+   * around its predicate or transform; a chain of n ≤ h terms, balanced, puts a term at most ⌈log₂ n⌉ ≤ 4 levels
+   * down — so a tree at most 8 high is at most 32 deep. Comprehensions cannot nest deeper than there are macros.
+   */
+  private mayPassLimits(): boolean {
+    return this.height * 4 > LIMITS.depth || this.comprehensions > LIMITS.comprehensionNesting;
+  }
+
   private withinLimits(root: Node): boolean {
     const { depth, nesting, deepest } = measureTree(root, this.substituted.text);
     if (depth > LIMITS.depth || nesting > LIMITS.comprehensionNesting) {
@@ -253,34 +266,42 @@ class Checker {
     return true;
   }
 
-  /** Reads, undeclared names and literal arguments, in source order. `bound` holds names a macro bound. */
-  private walk(node: Node, bound: ReadonlySet<string>, guarded = false): void {
+  /**
+   * Reads, undeclared names and literal arguments, in source order. `bound` holds names a macro bound; `level` is
+   * the node's level in the library's tree (the root is 1).
+   */
+  private walk(node: Node, bound: ReadonlySet<string>, guarded: boolean, level: number): void {
+    if (level > this.height) this.height = level;
     const chain = accessChain(node);
     if (chain !== undefined) {
+      // The chain's name is `segments` levels below it, and so is at most any index.
+      const below = level + chain.segments.length;
+      if (below > this.height) this.height = below;
       this.chainRead(chain, bound, guarded);
-      this.walkIndexes(node, bound);
+      this.walkIndexes(node, bound, below);
       return;
     }
     switch (node.op) {
       case 'call':
-        this.call(node as Node & { args: [string, Node[]] }, bound);
+        this.call(node as Node & { args: [string, Node[]] }, bound, level + 1);
         return;
       case 'rcall':
-        this.methodCall(node as Node & { args: [string, Node, Node[]] }, bound);
+        this.methodCall(node as Node & { args: [string, Node, Node[]] }, bound, level + 1);
         return;
       default:
-        for (const child of children(node)) this.walk(child, bound);
+        for (const child of children(node)) this.walk(child, bound, false, level + 1);
     }
   }
 
   /** The index expressions of a chain of reads (literals: nothing to read, but walked for completeness). */
-  private walkIndexes(chain: Node, bound: ReadonlySet<string>): void {
+  private walkIndexes(chain: Node, bound: ReadonlySet<string>, level: number): void {
     for (let current = chain; current.op !== 'id'; current = (current.args as [Node])[0]) {
-      if (current.op === '[]' || current.op === '[?]') this.walk((current.args as [Node, Node])[1], bound);
+      if (current.op === '[]' || current.op === '[?]') this.walk((current.args as [Node, Node])[1], bound, false, level);
     }
   }
 
-  private call(node: Node & { args: [string, Node[]] }, bound: ReadonlySet<string>): void {
+  /** A call; `level` is its arguments'. */
+  private call(node: Node & { args: [string, Node[]] }, bound: ReadonlySet<string>, level: number): void {
     const [name, args] = node.args;
     if (name === 'now' && !this.env.variables.has('now')) {
       this.reportUndeclared(node, 'now');
@@ -293,21 +314,25 @@ class Checker {
         `${name}() aggregates the records of the source — only metrics and chart blocks show aggregates`,
         'move it into a metrics or chart block');
     }
-    for (const arg of args) this.walk(arg, bound, name === 'has');
+    for (const arg of args) this.walk(arg, bound, name === 'has', level);
   }
 
-  private methodCall(node: Node & { args: [string, Node, Node[]] }, bound: ReadonlySet<string>): void {
+  /** A call on a receiver; `level` is the receiver's and the arguments'. */
+  private methodCall(node: Node & { args: [string, Node, Node[]] }, bound: ReadonlySet<string>, level: number): void {
     const [name, receiver, args] = node.args;
     if (name === 'matches') this.matchesCall(node, args[0]);
     const binds = bindingOf(node);
+    // The receiver and a bound name are nodes of this level even where they are not walked.
+    if (level > this.height) this.height = level;
     // `cal.f(…)`, `optional.of(…)`, `cel.bind(…)`: a function of the profile, not a read of a variable.
-    if (!(receiver.op === 'id' && NAMESPACES.has(receiver.args as string) && !bound.has(receiver.args as string))) this.walk(receiver, bound);
+    if (!(receiver.op === 'id' && NAMESPACES.has(receiver.args as string) && !bound.has(receiver.args as string))) this.walk(receiver, bound, false, level);
+    if (COMPREHENSIONS.has(name)) this.comprehensions++;
     if (binds === undefined) {
-      for (const arg of args) this.walk(arg, bound);
+      for (const arg of args) this.walk(arg, bound, false, level);
       return;
     }
     const scope = new Set(bound).add(binds.name);
-    for (let i = 1; i < args.length; i++) this.walk(args[i]!, i >= binds.from ? scope : bound);
+    for (let i = 1; i < args.length; i++) this.walk(args[i]!, i >= binds.from ? scope : bound, false, level);
   }
 
   private chainRead(chain: Chain, bound: ReadonlySet<string>, guarded: boolean): void {

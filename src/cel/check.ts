@@ -211,7 +211,7 @@ class Checker {
       return this.done();
     }
     const root = program.ast as unknown as Node;
-    this.walk(root, new Set(), false, 1);
+    this.walk(root, NOTHING_BOUND, false, 1);
     if (this.diagnostics.length > 0) return this.done();
     const checked = program.check();
     if (!checked.valid) {
@@ -539,6 +539,9 @@ class Checker {
     return untyped.diagnostics.length === 0;
   }
 }
+
+/** The names bound at the root of an expression: none. */
+const NOTHING_BOUND: ReadonlySet<string> = new Set();
 
 /** Namespaces of functions: `cal.addWorkdays(…)`, `optional.of(…)`, `cel.bind(…)`, `strings.quote(…)` — not variables. */
 const NAMESPACES = new Set(['cal', 'optional', 'cel', 'strings']);

@@ -118,33 +118,48 @@ interface Chain {
 /** @internal what an environment keeps per expression text */
 export interface CheckedExpression {
   result: CheckResult;
-  /** The library's compiled program, present when the expression checked clean. */
+  /** The library's compiled program, present when the expression checked clean and was compiled for evaluation. */
   program?: (context: Record<string, unknown>) => unknown;
 }
 
-/** What each environment checked: by source text, then by expected type and substituted text. */
-const CHECKED = new WeakMap<CelEnvironment, Map<string, Map<string, CheckedExpression>>>();
+/**
+ * What each environment checked, by expected type and source text (and substituted text, see `cacheKey`). The
+ * library's program is kept only for an expression evaluated: a check of thousands of expressions would otherwise
+ * keep every syntax tree alive, and the garbage collector would copy them all over and over.
+ */
+const CHECKED = new WeakMap<CelEnvironment, Map<string, CheckedExpression>>();
 
 /** Check an expression in an environment. Results are cached per environment and text: treat them as read-only. */
 export function checkExpression(env: CelEnvironment, source: string, options: CheckOptions = {}): CheckResult {
-  return checkedExpression(env, source, options).result;
+  return cachedExpression(env, source, options, false).result;
 }
 
-/** @internal shared with `evaluate` */
-export function checkedExpression(env: CelEnvironment, source: string, options: CheckOptions = {}): CheckedExpression {
+/** @internal shared with `evaluate`: the check's result, with the library's program when the expression checked clean */
+export function compiledExpression(env: CelEnvironment, source: string, options: CheckOptions = {}): CheckedExpression {
+  return cachedExpression(env, source, options, true);
+}
+
+function cachedExpression(env: CelEnvironment, source: string, options: CheckOptions, needsProgram: boolean): CheckedExpression {
   const substituted = substituteVariables(source, options.variables);
-  // Keyed first by the source string itself: V8 keeps a string's hash, so the lookup does not rehash the text.
   let checked = CHECKED.get(env);
   if (checked === undefined) CHECKED.set(env, (checked = new Map()));
-  let bySource = checked.get(source);
-  if (bySource === undefined) checked.set(source, (bySource = new Map()));
-  const key = substituted.text === source ? expectedKey(options.expected) : `${expectedKey(options.expected)}\u0000${substituted.text}`;
-  let entry = bySource.get(key);
-  if (entry === undefined) {
-    entry = new Checker(env, source, substituted, options).run();
-    bySource.set(key, entry);
-  }
+  const key = cacheKey(source, substituted.text, expectedKey(options.expected));
+  const known = checked.get(key);
+  if (known !== undefined && (!needsProgram || known.program !== undefined || known.result.diagnostics.length > 0)) return known;
+  const fresh = new Checker(env, source, substituted, options).run();
+  // A result already handed out stays the one: callers may hold it.
+  const entry: CheckedExpression = needsProgram ? { result: known?.result ?? fresh.result, program: fresh.program } : { result: fresh.result };
+  checked.set(key, entry);
   return entry;
+}
+
+/**
+ * One key per source, expected type and substituted text: the expected type (which holds no control character)
+ * comes first, then `\u0000` and the source — or, when variables changed the text, `\u0001`, the length of the
+ * source, the source and the substituted text.
+ */
+function cacheKey(source: string, substituted: string, expected: string): string {
+  return substituted === source ? `${expected}\u0000${source}` : `${expected}\u0001${source.length}\u0001${source}${substituted}`;
 }
 
 function expectedKey(expected: CheckOptions['expected']): string {
@@ -165,6 +180,9 @@ class Checker {
   private readonly diagnostics: CelDiagnostic[] = [];
   private readonly reads: PathRead[] = [];
   private readonly roots = new Set<string>();
+  /** Levels of the library's tree the walk reached (at least its height), and the comprehension macros it met. */
+  private height = 0;
+  private comprehensions = 0;
 
   constructor(
     private readonly env: CelEnvironment,
@@ -174,11 +192,12 @@ class Checker {
   ) {}
 
   run(): CheckedExpression {
-    if (this.source.trim() === '') {
+    if (!/\S/.test(this.source)) {
       this.report('expression_syntax_error', 0, this.source.length, 'an expression must be a non-empty string');
       return this.done();
     }
-    const length = codePoints(this.source);
+    // Code points are never more than UTF-16 units: only a long text needs counting.
+    const length = this.source.length > LIMITS.length ? codePoints(this.source) : this.source.length;
     if (length > LIMITS.length) {
       this.report('expression_too_complex', 0, this.source.length, `the expression is longer than ${LIMITS.length} characters (${length})`,
         'move parts of it into steps that set data fields, or into a decision table');
@@ -192,14 +211,14 @@ class Checker {
       return this.done();
     }
     const root = program.ast as unknown as Node;
-    this.walk(root, new Set());
+    this.walk(root, NOTHING_BOUND, false, 1);
     if (this.diagnostics.length > 0) return this.done();
     const checked = program.check();
     if (!checked.valid) {
       this.typeError(checked.error);
       return this.done();
     }
-    if (!this.withinLimits(root)) return this.done();
+    if (this.mayPassLimits() && !this.withinLimits(root)) return this.done();
     const type = prettyType(checked.type ?? 'dyn');
     this.checkResultType(root, type);
     return this.diagnostics.length > 0 ? this.done() : this.done(type, program);
@@ -225,6 +244,16 @@ class Checker {
     this.diagnostics.push(hint === undefined ? { code, message, offset, length } : { code, message, offset, length, hint });
   }
 
+  /**
+   * Whether the checked tree may be too deep or too nested; if not, it is not measured. In a library tree of
+   * height h ≤ 16 a level is at most four levels of the checked tree — a macro's expansion puts at most three
+   * around its predicate or transform; a chain of n ≤ h terms, balanced, puts a term at most ⌈log₂ n⌉ ≤ 4 levels
+   * down — so a tree at most 8 high is at most 32 deep. Comprehensions cannot nest deeper than there are macros.
+   */
+  private mayPassLimits(): boolean {
+    return this.height * 4 > LIMITS.depth || this.comprehensions > LIMITS.comprehensionNesting;
+  }
+
   private withinLimits(root: Node): boolean {
     const { depth, nesting, deepest } = measureTree(root, this.substituted.text);
     if (depth > LIMITS.depth || nesting > LIMITS.comprehensionNesting) {
@@ -237,27 +266,42 @@ class Checker {
     return true;
   }
 
-  /** Reads, undeclared names and literal arguments, in source order. `bound` holds names a macro bound. */
-  private walk(node: Node, bound: ReadonlySet<string>, guarded = false): void {
+  /**
+   * Reads, undeclared names and literal arguments, in source order. `bound` holds names a macro bound; `level` is
+   * the node's level in the library's tree (the root is 1).
+   */
+  private walk(node: Node, bound: ReadonlySet<string>, guarded: boolean, level: number): void {
+    if (level > this.height) this.height = level;
     const chain = accessChain(node);
     if (chain !== undefined) {
+      // The chain's name is `segments` levels below it, and so is at most any index.
+      const below = level + chain.segments.length;
+      if (below > this.height) this.height = below;
       this.chainRead(chain, bound, guarded);
-      for (const index of indexNodes(node)) this.walk(index, bound);
+      this.walkIndexes(node, bound, below);
       return;
     }
     switch (node.op) {
       case 'call':
-        this.call(node as Node & { args: [string, Node[]] }, bound);
+        this.call(node as Node & { args: [string, Node[]] }, bound, level + 1);
         return;
       case 'rcall':
-        this.methodCall(node as Node & { args: [string, Node, Node[]] }, bound);
+        this.methodCall(node as Node & { args: [string, Node, Node[]] }, bound, level + 1);
         return;
       default:
-        for (const child of children(node)) this.walk(child, bound);
+        for (const child of children(node)) this.walk(child, bound, false, level + 1);
     }
   }
 
-  private call(node: Node & { args: [string, Node[]] }, bound: ReadonlySet<string>): void {
+  /** The index expressions of a chain of reads (literals: nothing to read, but walked for completeness). */
+  private walkIndexes(chain: Node, bound: ReadonlySet<string>, level: number): void {
+    for (let current = chain; current.op !== 'id'; current = (current.args as [Node])[0]) {
+      if (current.op === '[]' || current.op === '[?]') this.walk((current.args as [Node, Node])[1], bound, false, level);
+    }
+  }
+
+  /** A call; `level` is its arguments'. */
+  private call(node: Node & { args: [string, Node[]] }, bound: ReadonlySet<string>, level: number): void {
     const [name, args] = node.args;
     if (name === 'now' && !this.env.variables.has('now')) {
       this.reportUndeclared(node, 'now');
@@ -270,20 +314,25 @@ class Checker {
         `${name}() aggregates the records of the source — only metrics and chart blocks show aggregates`,
         'move it into a metrics or chart block');
     }
-    for (const arg of args) this.walk(arg, bound, name === 'has');
+    for (const arg of args) this.walk(arg, bound, name === 'has', level);
   }
 
-  private methodCall(node: Node & { args: [string, Node, Node[]] }, bound: ReadonlySet<string>): void {
+  /** A call on a receiver; `level` is the receiver's and the arguments'. */
+  private methodCall(node: Node & { args: [string, Node, Node[]] }, bound: ReadonlySet<string>, level: number): void {
     const [name, receiver, args] = node.args;
     if (name === 'matches') this.matchesCall(node, args[0]);
     const binds = bindingOf(node);
+    // The receiver and a bound name are nodes of this level even where they are not walked.
+    if (level > this.height) this.height = level;
     // `cal.f(…)`, `optional.of(…)`, `cel.bind(…)`: a function of the profile, not a read of a variable.
-    if (!(receiver.op === 'id' && NAMESPACES.has(receiver.args as string) && !bound.has(receiver.args as string))) this.walk(receiver, bound);
-    args.forEach((arg, i) => {
-      if (binds !== undefined && i === 0) return;
-      const scope = binds !== undefined && i >= binds.from ? new Set([...bound, binds.name]) : bound;
-      this.walk(arg, scope);
-    });
+    if (!(receiver.op === 'id' && NAMESPACES.has(receiver.args as string) && !bound.has(receiver.args as string))) this.walk(receiver, bound, false, level);
+    if (COMPREHENSIONS.has(name)) this.comprehensions++;
+    if (binds === undefined) {
+      for (const arg of args) this.walk(arg, bound, false, level);
+      return;
+    }
+    const scope = new Set(bound).add(binds.name);
+    for (let i = 1; i < args.length; i++) this.walk(args[i]!, i >= binds.from ? scope : bound, false, level);
   }
 
   private chainRead(chain: Chain, bound: ReadonlySet<string>, guarded: boolean): void {
@@ -423,7 +472,7 @@ class Checker {
   /** As the core decides: the program reads the package settings, and compiles with `settings` untyped. */
   private settingsAtFault(): boolean {
     if (!this.env.settingsAreSettings || this.env.profile.settings === undefined || !this.reads.some((r) => r.root === 'settings')) return false;
-    const untyped = checkedExpression(this.env.untypedSettings(), this.source, this.options).result;
+    const untyped = checkExpression(this.env.untypedSettings(), this.source, this.options);
     return untyped.diagnostics.length === 0;
   }
 
@@ -486,10 +535,13 @@ class Checker {
   /** With `settings` untyped the result would be dyn, which fits: the settings field is what does not. */
   private settingsResultAtFault(allowed: readonly string[]): boolean {
     if (!this.env.settingsAreSettings || this.env.profile.settings === undefined || !this.reads.some((r) => r.root === 'settings')) return false;
-    const untyped = checkedExpression(this.env.untypedSettings(), this.source, { ...this.options, expected: allowed as CelTypeName[] }).result;
+    const untyped = checkExpression(this.env.untypedSettings(), this.source, { ...this.options, expected: allowed as CelTypeName[] });
     return untyped.diagnostics.length === 0;
   }
 }
+
+/** The names bound at the root of an expression: none. */
+const NOTHING_BOUND: ReadonlySet<string> = new Set();
 
 /** Namespaces of functions: `cal.addWorkdays(…)`, `optional.of(…)`, `cel.bind(…)`, `strings.quote(…)` — not variables. */
 const NAMESPACES = new Set(['cal', 'optional', 'cel', 'strings']);
@@ -528,8 +580,12 @@ function syntaxMessage(summary: string): string {
   return summary;
 }
 
+/** The operators a chain of reads is made of. */
+const CHAIN_OPS = new Set(['.', '.?', '[]', '[?]', 'id']);
+
 /** A node that is `root.a.b['c'][0].?d` down to an identifier, with only literal names and indexes — else undefined. */
 function accessChain(node: Node): Chain | undefined {
+  if (!CHAIN_OPS.has(node.op)) return undefined;
   const segments: Segment[] = [];
   let current = node;
   for (;;) {
@@ -557,17 +613,6 @@ function literalStep(index: Node): PathStep | undefined {
   if (typeof index.args === 'string') return index.args;
   if (typeof index.args === 'bigint') return Number(index.args);
   return undefined;
-}
-
-/** The index expressions of a chain (literals: nothing to read, but walked for completeness). */
-function indexNodes(node: Node): Node[] {
-  const found: Node[] = [];
-  for (let current = node; current.op !== 'id';) {
-    const [left, index] = current.args as [Node, Node | string];
-    if (typeof index !== 'string' && (current.op === '[]' || current.op === '[?]')) found.push(index);
-    current = left;
-  }
-  return found;
 }
 
 /** The scope an iteration macro opens: its variable, visible from argument `from` on. */

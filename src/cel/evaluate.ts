@@ -9,7 +9,7 @@
 import { Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { CalendarNamespace, KeyedCalendarNamespace, type CalendarLookup } from './calendar.js';
-import { checkedExpression } from './check.js';
+import { compiledExpression } from './check.js';
 import { formatDuration, parseDuration } from './duration.js';
 import type { CelEnvironment, ObjectType } from './environment.js';
 import type { InstallVariable } from './install-variables.js';
@@ -42,7 +42,7 @@ export function evaluate(
   bindings: Readonly<Record<string, unknown>>,
   options: EvaluateOptions = {},
 ): unknown {
-  const { result, program } = checkedExpression(env, source, { variables: options.variables });
+  const { result, program } = compiledExpression(env, source, { variables: options.variables });
   if (program === undefined) {
     const first = result.diagnostics[0];
     throw new CelEvaluationError(first.code, first.message, first.hint);

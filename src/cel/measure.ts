@@ -125,8 +125,9 @@ class Measurer {
       this.deepest = node;
     }
     const rangeDepth = this.depth(range, inner);
-    const [predicate, transform] = parts.map((part) => this.depth(part, inner));
-    return 1 + Math.max(rangeDepth, 1, step(predicate!, transform));
+    const predicate = this.depth(parts[0]!, inner);
+    const transform = parts.length > 1 ? this.depth(parts[1]!, inner) : undefined;
+    return 1 + Math.max(rangeDepth, 1, step(predicate, transform));
   }
 
   /** cel.bind(x, v, e): a comprehension over `[]` with accumulator x = v and result e — not counted for nesting. */
@@ -139,28 +140,36 @@ class Measurer {
    * half balanced the same way. Parentheses end a chain.
    */
   private chain(node: TreeNode, nested: number): number {
-    const terms = this.terms(node, node.op);
-    const depths = terms.map((term) => this.depth(term, nested));
-    const balanced = (lo: number, hi: number): number => {
-      const mid = Math.floor((lo + hi + 1) / 2);
-      const left = mid === lo ? depths[mid]! : balanced(lo, mid - 1);
-      const right = mid === hi ? depths[mid + 1]! : balanced(mid + 1, hi);
-      return 1 + Math.max(left, right);
-    };
-    return balanced(0, terms.length - 2);
+    const depths: number[] = [];
+    this.termDepths(node, node.op, nested, depths);
+    return balancedDepth(depths, 0, depths.length - 2);
   }
 
-  /** The terms of the chain `node` heads; a parenthesized operand is one term. */
-  private terms(node: TreeNode, op: string): TreeNode[] {
+  /** The depth of each term of the chain `node` heads, in order; a parenthesized operand is one term. */
+  private termDepths(node: TreeNode, op: string, nested: number, depths: number[]): void {
     const [left, right] = node.args as [TreeNode, TreeNode];
-    const head = left.op === op && !this.parenthesized(left) ? this.terms(left, op) : [left];
-    return [...head, right];
+    if (left.op === op && !this.parenthesized(left)) this.termDepths(left, op, nested, depths);
+    else depths.push(this.depth(left, nested));
+    depths.push(this.depth(right, nested));
   }
 
   /** The library drops parentheses; the text after the operand tells: `)` before the operator. */
   private parenthesized(node: TreeNode): boolean {
     let i = node.end;
-    while (i < this.text.length && /\s/.test(this.text[i]!)) i++;
+    while (i < this.text.length && isBlank(this.text.charCodeAt(i))) i++;
     return this.text[i] === ')';
   }
+}
+
+/** What the library's lexer skips between tokens: space, tab, line feed, carriage return. */
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+/** The depth of the terms `lo..hi + 1` of a chain balanced as cel-cpp balances it: the operator at the middle splits them. */
+function balancedDepth(depths: readonly number[], lo: number, hi: number): number {
+  const mid = (lo + hi + 1) >> 1;
+  const left = mid === lo ? depths[mid]! : balancedDepth(depths, lo, mid - 1);
+  const right = mid === hi ? depths[mid + 1]! : balancedDepth(depths, mid + 1, hi);
+  return 1 + Math.max(left, right);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CEL_CODES, checkExpression, createEnvironment, evaluate, LIMITS } from '../../src/cel/index.js';
 import { PROCESS_ERROR_SCHEMA } from '../../src/process/index.js';
 import type { CelCode, CelTypeName, CheckOptions, JsonSchema, Profile } from '../../src/cel/index.js';
+import { measureTree, type TreeNode } from '../../src/cel/measure.js';
 
 const DATA: JsonSchema = {
   type: 'object',
@@ -100,6 +101,11 @@ table('expression_syntax_error', {
 const nots = (n: number) => `${'!'.repeat(n)}true`;
 /** `n` terms joined by `op`: a flat chain the core balances. */
 const chain = (n: number, op: string) => Array.from({ length: n }, (_, i) => `data.count == ${i}`).join(` ${op} `);
+/** Three comprehensions nested, under `n` negations: the checked tree is 17 deeper than `n`, the text's 8. */
+const negatedMaps = (n: number) =>
+  `${'!'.repeat(n)}(data.tags.map(a, true, data.tags.map(b, true, data.tags.map(c, true, 1).size()).size()).size() > 0)`;
+/** `n` optMap nested in each other's function: three levels of the checked tree each, one of the text's. */
+const optMaps = (n: number): string => (n === 0 ? 'true' : `optional.of(data.count).optMap(x${n}, ${optMaps(n - 1)})`);
 table('expression_too_complex', {
   valid: [
     { source: `'${'a'.repeat(LIMITS.length - 2)}'` },
@@ -112,6 +118,8 @@ table('expression_too_complex', {
     { source: `(${chain(20, '&&')}) || (${chain(20, '&&')})`, expected: 'bool' },
     // cel.bind is a comprehension over an empty list: it does not count for the nesting limit.
     { source: 'cel.bind(x, data.tags, x.all(a, x.all(b, x.all(c, a == c))))' },
+    { source: `${optMaps(9)}.hasValue()`, expected: 'bool' },
+    { source: negatedMaps(LIMITS.depth - 17), expected: 'bool' },
   ],
   invalid: [
     { source: `'${'a'.repeat(LIMITS.length - 1)}'`, code: 'expression_too_complex' },
@@ -124,7 +132,63 @@ table('expression_too_complex', {
     { source: '[1].all(a, [1].all(b, [1].all(c, [1].all(d, true))))', code: 'expression_too_complex' },
     // Parentheses end a chain: a left-nested chain of parenthesized pairs is as deep as it looks.
     { source: `${'('.repeat(32)}true${' || true)'.repeat(32)}`, code: 'expression_too_complex' },
+    // Short in the text, deep once the macros are expanded.
+    { source: `${optMaps(10)}.hasValue()`, expected: 'bool', code: 'expression_too_complex' },
+    { source: negatedMaps(LIMITS.depth - 16), expected: 'bool', code: 'expression_too_complex' },
   ],
+});
+
+describe('the limits of depth and nesting', () => {
+  /** A well-typed truth of random shape: chains, parentheses, macros, optMap, cel.bind, calls, selects, has(). */
+  function truth(random: () => number, budget: number): string {
+    const pick = (n: number) => Math.floor(random() * n);
+    if (budget <= 1) return ['true', 'has(data.decision)', "(data.?decision.orValue('') == 'go')", '(data.amount > 1.0)'][pick(4)]!;
+    const inner = () => truth(random, budget - 1 - pick(2));
+    const forms = [
+      () => `!${inner()}`,
+      () => `(${inner()})`,
+      () => Array.from({ length: 2 + pick(9) }, inner).join(random() < 0.5 ? ' && ' : ' || '),
+      () => `data.tags.${['all', 'exists', 'exists_one'][pick(3)]}(t, ${inner()})`,
+      () => `(data.tags.filter(t, ${inner()}).size() > 0)`,
+      () => `(data.tags.map(t, ${inner()}, 1).size() > 0)`,
+      () => `data.lines.map(l, ${inner()})[0]`,
+      () => `optional.of(1).optMap(x, ${inner()}).orValue(true)`,
+      () => `cel.bind(x, data.count, ${inner()})`,
+      () => `(${inner()} ? ${inner()} : ${inner()})`,
+      () => `[${inner()}, true][0]`,
+      () => `{'k': ${inner()}}['k']`,
+      () => `(string(${inner()}).size() > 0)`,
+    ];
+    return forms[pick(forms.length)]!();
+  }
+
+  /** A seeded generator (mulberry32), so that a failure is repeatable. */
+  function seeded(seed: number): () => number {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  it('reports exactly the expressions whose checked tree is too deep or too nested, shallow ones included', () => {
+    const random = seeded(16);
+    const verdicts = { tooComplex: 0, within: 0, nearLimit: 0 };
+    for (let i = 0; i < 600; i++) {
+      const source = truth(random, 2 + (i % 12));
+      const measured = measureTree(process.cel.parse(source).ast as unknown as TreeNode, source);
+      const tooComplex = measured.depth > LIMITS.depth || measured.nesting > LIMITS.comprehensionNesting;
+      const codes = checkExpression(process, source, { expected: 'bool' }).diagnostics.map((d) => d.code);
+      expect({ source, codes }).toEqual({ source, codes: tooComplex ? ['expression_too_complex'] : [] });
+      verdicts[tooComplex ? 'tooComplex' : 'within']++;
+      if (!tooComplex && measured.depth > LIMITS.depth - 8) verdicts.nearLimit++;
+    }
+    // Both verdicts occur, and expressions close to the limit pass: the comparison proves something.
+    expect(verdicts.tooComplex).toBeGreaterThan(50);
+    expect(verdicts.within).toBeGreaterThan(50);
+    expect(verdicts.nearLimit).toBeGreaterThan(20);
+  });
 });
 
 table('settings_ref_unknown', {
@@ -262,6 +326,21 @@ describe('positions', () => {
   it('gives the value of a variable by its kind when nothing else is known', () => {
     const result = checkExpression(process, 'data.count > ${N}', { variables: { N: { kind: 'integer' } }, expected: 'bool' });
     expect(result.diagnostics).toEqual([]);
+  });
+});
+
+describe('the cache of checked expressions', () => {
+  it('keeps apart the same text checked for other places and with other variable values', () => {
+    const source = 'data.amount > ${LIMIT}';
+    expect(checkExpression(process, source, { variables: { LIMIT: { value: '1.5' } }, expected: 'bool' }).diagnostics).toEqual([]);
+    expect(checkExpression(process, source, { variables: { LIMIT: { value: "'x'" } }, expected: 'bool' }).diagnostics.map((d) => d.code)).toEqual(['expression_type_error']);
+    expect(checkExpression(process, source, { variables: { LIMIT: { value: '1.5' } }, expected: 'string' }).diagnostics.map((d) => d.code)).toEqual(['expression_type_error']);
+    expect(checkExpression(process, source, { variables: { LIMIT: { value: '1.5' } }, expected: 'bool' }).diagnostics).toEqual([]);
+  });
+
+  it('does not take a text holding a control character for another text checked for another place', () => {
+    expect(checkExpression(process, "'a'", { expected: 'bool' }).diagnostics.map((d) => d.code)).toEqual(['expression_type_error']);
+    expect(checkExpression(process, "'a'\u0000bool").diagnostics.map((d) => d.code)).toEqual(['expression_syntax_error']);
   });
 });
 

@@ -1,6 +1,6 @@
 // Evaluation for the package test engine: JSON bindings in, JSON out, runtime errors as expression_error.
 import { describe, expect, it } from 'vitest';
-import { CelEvaluationError, createEnvironment, evaluate, formatDuration, parseDuration } from '../../src/cel/index.js';
+import { CelEvaluationError, checkExpression, createEnvironment, evaluate, formatDuration, parseDuration } from '../../src/cel/index.js';
 import type { WorkCalendar } from '../../src/cel/index.js';
 
 const env = createEnvironment({
@@ -107,6 +107,14 @@ describe('evaluate', () => {
     expect(run("data.?decision.optMap(d, d + '!').orValue('none')", { data: { decision: 'go' } })).toBe('go!');
     expect(run("duration('P1D') + data.due", { data: { due: '2026-03-02T09:00:00Z' } })).toBe('2026-03-03T09:00:00.000Z');
     expect(run('string(data.due)', { data: { due: '2026-03-02T09:00:00Z' } })).toBe('2026-03-02T09:00:00Z');
+  });
+
+  it('evaluates an expression checked before, with the rewrites the check makes (ISO durations, RE2), and keeps the result', () => {
+    const source = "duration('PT2H') + data.due > data.due && data.decision.matches('(?i)^go$')";
+    const checked = checkExpression(env, source);
+    expect(checked.diagnostics).toEqual([]);
+    expect(run(source, { data: { due: '2026-03-02T09:00:00Z', decision: 'GO' } })).toBe(true);
+    expect(checkExpression(env, source)).toBe(checked);
   });
 
   it('substitutes installation variables as the check does', () => {

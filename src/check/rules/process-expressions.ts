@@ -286,8 +286,9 @@ function reportUnwritten(context: Context, process: PackageObject, writes: reado
     if (result.diagnostics.length > 0) continue;
     const seen = new Set<string>();
     for (const read of result.reads) {
-      const path = `data${read.path.map((name) => `.${name}`).join('')}`;
-      if (read.guarded || seen.has(path) || isWritten(read.path)) continue;
+      if (read.guarded || isWritten(read.path)) continue;
+      const path = read.path.length === 0 ? 'data' : `data.${read.path.join('.')}`;
+      if (seen.has(path)) continue;
       seen.add(path);
       context.report('unwritten_data_field', { document: process.document, pointer, offset: read.offset, length: read.length }, { path }, {
         hint: `write it (start.set, set, output.as), or read it guarded: has(${path})${read.path.length > 0 ? ` or data.?${read.path.join('.?')}.orValue(…)` : ''}`,

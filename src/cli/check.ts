@@ -57,7 +57,7 @@ export async function runCheckRequest(asked: CheckRequest, version: string): Pro
   const { request, staged } = withStagedPackages(asked);
   const index = request.cache ? await useCheckCache(request.cwd) : undefined;
   const key = index ? reportKey(request) : undefined;
-  const reused = key === undefined ? undefined : (index?.reusableReport(key) as CheckReport | undefined);
+  const reused = key === undefined ? undefined : (index?.reusableReport(key, (await import('../load/source.js')).parseSource) as CheckReport | undefined);
   if (reused) return renderedOutcome(request, { report: await filtered(request, reused, staged) }, version);
   const { check } = await import('../check/index.js');
   const checked = await check({

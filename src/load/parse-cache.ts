@@ -25,14 +25,14 @@ import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { Span } from '../json/document.js';
 import type { SourceDocument } from '../json/document.js';
-import type { LoadResult } from './load-finding.js';
+import { lineStartsOf, type LoadResult } from './load-finding.js';
 import { childPointer, pointerSegments } from '../json/pointer.js';
 import { parseJson } from './json.js';
 import { parseYaml } from './yaml.js';
 
 /** Documents with more nodes than this (alias bombs, generated data) are not worth a table. */
 const MAX_NODES = 20_000;
-/** Files the index remembers at most; past it, those this run did not read go first. */
+/** Files the index remembers at most (a shard holds its share); past it, those this run did not read go first. */
 const MAX_FILES = 50_000;
 /** Reports of earlier runs kept per workspace (one per set of targets). */
 const MAX_RESULTS = 8;
@@ -73,19 +73,29 @@ interface Known {
   record: FileRecord;
 }
 
+/**
+ * A file or folder a stored report depends on: its stat (undefined when it was racy), and for a file loaded as
+ * a document the hash of the bytes the report was made from — a file whose stat changed is then compared by
+ * what it says instead (see `sameInEffect`).
+ */
+type Input = [path: string, stat: StatKey | undefined, hash?: string];
+
 interface StoredResult {
   key: string;
-  /** path → stat of every file and folder the report depends on. */
-  inputs: [string, StatKey][];
+  inputs: Input[];
   report: unknown;
 }
+
+/** Decodes and parses the bytes of a file as the loader does (given by the caller: the loader sits on this module). */
+export type Parse = (bytes: Uint8Array, file: string) => LoadResult;
 
 export class ParseCache {
   private readonly known = new WeakMap<SourceDocument, Known>();
   private readonly salt: string;
   private readonly name: string;
   private readonly startedAt = Date.now();
-  private files: Map<string, FileRecord> | undefined;
+  /** The per-file part, by shard, read a shard at a time as paths ask for it. */
+  private readonly shards = new Map<number, Map<string, FileRecord>>();
   /** Paths loaded in this run (their records are kept first when the index is bounded). */
   private readonly used = new Set<string>();
   /** Shards of the per-file part that this run changed (only those are written again). */
@@ -104,7 +114,7 @@ export class ParseCache {
    * the caller reads the bytes and calls `load`.
    */
   lookup(path: string, file: string): LoadResult | undefined {
-    const record = this.records().get(path);
+    const record = this.recordOf(path);
     if (record?.stat === undefined) return undefined;
     const now = statOf(path);
     if (now === undefined || !sameStat(now, record.stat)) return undefined;
@@ -115,22 +125,22 @@ export class ParseCache {
   load(bytes: Uint8Array, file: string, parse: () => LoadResult, path: string = file): LoadResult {
     const hash = createHash('sha256').update(bytes).digest('hex');
     const stat = this.trusted(statOf(path));
-    const record = this.records().get(path);
+    const record = this.recordOf(path);
     if (record?.hash === hash) {
       if (String(record.stat) !== String(stat)) this.changed.add(shardOf(path));
       record.stat = stat;
       return { document: this.remember(path, file, record), findings: [] };
     }
     const result = parse();
-    if (result.document && result.findings.length === 0) {
-      const table = nodeTable(result.document);
-      if (table) {
-        const fresh: FileRecord = { stat, hash, entry: { ...table, clean: [] } };
-        this.records().set(path, fresh);
-        this.used.add(path);
-        this.known.set(result.document, { path, record: fresh });
-        this.changed.add(shardOf(path));
-      }
+    const table = result.document && result.findings.length === 0 ? nodeTable(result.document) : undefined;
+    // A record of other bytes would speak for this file when a later run compares it by its hash: it goes.
+    if (record !== undefined) this.forget(path);
+    if (result.document && table) {
+      const fresh: FileRecord = { stat, hash, entry: { ...table, clean: [] } };
+      this.shardFor(path).set(path, fresh);
+      this.used.add(path);
+      this.known.set(result.document, { path, record: fresh });
+      this.changed.add(shardOf(path));
     }
     return result;
   }
@@ -157,34 +167,70 @@ export class ParseCache {
    * past `MAX_FILES` so do those this run did not load. An index that cannot be written is only slower.
    */
   flush(): void {
-    const files = this.files;
-    if (files === undefined) return;
-    const drop = (path: string): void => {
-      files.delete(path);
-      this.changed.add(shardOf(path));
-    };
-    for (const path of [...files.keys()]) if (!this.used.has(path) && statOf(path) === undefined) drop(path);
-    for (const path of [...files.keys()]) {
-      if (files.size <= MAX_FILES) break;
-      if (!this.used.has(path)) drop(path);
+    for (const records of this.shards.values()) {
+      for (const path of [...records.keys()]) if (!this.used.has(path) && statOf(path) === undefined) this.forget(path);
+      for (const path of [...records.keys()]) {
+        if (records.size <= MAX_FILES / SHARDS) break;
+        if (!this.used.has(path)) this.forget(path);
+      }
     }
-    if (this.changed.size === 0) return;
-    const shards = new Map<number, Map<string, FileRecord>>([...this.changed].map((shard) => [shard, new Map()]));
-    for (const [path, record] of files) shards.get(shardOf(path))?.set(path, record);
-    for (const [shard, records] of shards) if (writeAtomically(this.pathOf(`files.${shard}`), serialize(records))) this.changed.delete(shard);
+    for (const shard of [...this.changed]) {
+      if (writeAtomically(this.pathOf(`files.${shard}`), serialize(this.shards.get(shard) ?? new Map()))) this.changed.delete(shard);
+    }
   }
 
   /**
    * The report an earlier run stored under `key` when no input changed since (every file and folder has the
    * stat it had), else undefined.
    */
-  reusableReport(key: string): unknown {
-    const stored = this.results().find((result) => result.key === key);
+  reusableReport(key: string, parse: Parse): unknown {
+    const results = this.results();
+    const stored = results.find((result) => result.key === key);
     if (stored === undefined) return undefined;
-    for (const [path, stat] of stored.inputs) {
-      if (!sameStat(statOf(path) ?? ABSENT, stat)) return undefined;
+    let restated = false;
+    for (const input of stored.inputs) {
+      const [path, stat, hash] = input;
+      const now = statOf(path) ?? ABSENT;
+      if (stat !== undefined && sameStat(now, stat)) continue;
+      const same = hash === undefined ? undefined : this.sameInEffect(path, hash, parse);
+      if (same === undefined) return undefined;
+      input[1] = this.trusted(now);
+      input[2] = same;
+      restated = true;
+    }
+    if (restated) {
+      // The next run compares against what the files hold now, and stats them alone when it can.
+      this.flush();
+      writeAtomically(this.pathOf('results'), serialize(results));
     }
     return stored.report;
+  }
+
+  /**
+   * The hash of what the file at `path` holds now when the report made from the bytes of hash `hash` holds for
+   * it too, else undefined. That is so when the bytes are the same (a `touch`), or when they parse to a document
+   * no stage can tell from the recorded one: the same value, floats and suppressions, every node at the same
+   * place, and every key and scalar written alike — an edit of comments or blank lines past the last node, say.
+   * (Rules read only these of a document; findings point at nodes, keys and characters inside scalars.)
+   */
+  private sameInEffect(path: string, hash: string, parse: Parse): string | undefined {
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(path);
+    } catch {
+      return undefined;
+    }
+    const now = createHash('sha256').update(bytes).digest('hex');
+    if (now === hash) return now;
+    const record = this.recordOf(path);
+    if (record?.hash !== hash) return undefined; // the index no longer holds what the report was made from
+    const { document, findings } = parse(bytes, path);
+    const table = document && findings.length === 0 ? nodeTable(document) : undefined;
+    if (table === undefined || !sameDocument(record.entry, table)) return undefined;
+    this.shardFor(path).set(path, { stat: this.trusted(statOf(path)), hash: now, entry: { ...table, clean: record.entry.clean } });
+    this.used.add(path);
+    this.changed.add(shardOf(path));
+    return now;
   }
 
   /**
@@ -193,11 +239,14 @@ export class ParseCache {
    * their stat. Nothing is stored when an input changed during the run.
    */
   storeReport(key: string, report: unknown, trees: readonly string[], listed: readonly string[]): void {
-    const inputs = new Map<string, StatKey>();
+    const inputs = new Map<string, Input>();
     const add = (path: string, stat: StatKey | undefined): boolean => {
       const trusted = this.trusted(stat);
-      if (trusted) inputs.set(path, trusted);
-      return trusted !== undefined;
+      // A file read as a document is known by its bytes too: a racy stat then only costs a comparison.
+      const hash = this.used.has(path) ? this.recordOf(path)?.hash : undefined;
+      if (trusted === undefined && hash === undefined) return false;
+      inputs.set(path, hash === undefined ? [path, trusted] : [path, trusted, hash]);
+      return true;
     };
     // The trees first: most loaded files are in them, and each path is stat'ed once.
     const complete =
@@ -205,19 +254,28 @@ export class ParseCache {
       listed.every((path) => inputs.has(path) || add(path, statOf(path) ?? ABSENT)) &&
       [...this.used].every((path) => inputs.has(path) || add(path, statOf(path)));
     if (!complete) return;
-    const results = [{ key, inputs: [...inputs], report }, ...this.results().filter((result) => result.key !== key)].slice(0, MAX_RESULTS);
+    const results = [{ key, inputs: [...inputs.values()], report }, ...this.results().filter((result) => result.key !== key)].slice(0, MAX_RESULTS);
     writeAtomically(this.pathOf('results'), serialize(results));
   }
 
-  private records(): Map<string, FileRecord> {
-    if (this.files === undefined) {
-      this.files = new Map();
-      for (let shard = 0; shard < SHARDS; shard++) {
-        const records = readSerialized(this.pathOf(`files.${shard}`)) as Map<string, FileRecord> | undefined;
-        for (const [path, record] of records ?? []) this.files.set(path, record);
-      }
+  private recordOf(path: string): FileRecord | undefined {
+    return this.shardFor(path).get(path);
+  }
+
+  /** The records of the shard that holds `path`, read on first use. */
+  private shardFor(path: string): Map<string, FileRecord> {
+    const shard = shardOf(path);
+    let records = this.shards.get(shard);
+    if (records === undefined) {
+      records = (readSerialized(this.pathOf(`files.${shard}`)) as Map<string, FileRecord> | undefined) ?? new Map<string, FileRecord>();
+      this.shards.set(shard, records);
     }
-    return this.files;
+    return records;
+  }
+
+  private forget(path: string): void {
+    this.shardFor(path).delete(path);
+    this.changed.add(shardOf(path));
   }
 
   private results(): StoredResult[] {
@@ -316,9 +374,42 @@ function nodeTable(document: SourceDocument): Omit<Entry, 'clean'> | undefined {
   };
 }
 
+/**
+ * Whether a document parsed now (`now`) is indistinguishable by any stage from the recorded one (`before`):
+ * see `ParseCache.sameInEffect`.
+ */
+function sameDocument(before: Entry, now: Omit<Entry, 'clean'>): boolean {
+  return (
+    equalInts(before.spans, now.spans) &&
+    Buffer.from(serialize(before.value)).equals(serialize(now.value)) &&
+    JSON.stringify(before.floats) === JSON.stringify(now.floats) &&
+    JSON.stringify(before.suppressions) === JSON.stringify(now.suppressions) &&
+    writtenAlike(before, now)
+  );
+}
+
+function equalInts(a: Int32Array, b: Int32Array): boolean {
+  return a.length === b.length && a.every((n, i) => n === b[i]);
+}
+
+/** Whether every key, and every value that is not a mapping or a sequence, reads the same in both texts (same spans). */
+function writtenAlike(before: Entry, now: Omit<Entry, 'clean'>): boolean {
+  const [linesBefore, linesNow] = [lineStartsOf(before.text), lineStartsOf(now.text)];
+  const slice = (text: string, lines: number[], at: number) => {
+    const spans = before.spans;
+    return text.slice((lines[spans[at]! - 1] ?? 0) + spans[at + 1]! - 1, (lines[spans[at + 2]! - 1] ?? 0) + spans[at + 3]! - 1);
+  };
+  let node = 0;
+  return eachNode(before.value, (_pointer, value) => {
+    const at = node++ * 8;
+    const leaf = value === null || typeof value !== 'object';
+    return slice(before.text, linesBefore, at) === slice(now.text, linesNow, at) && (!leaf || slice(before.text, linesBefore, at + 4) === slice(now.text, linesNow, at + 4));
+  });
+}
+
 /** Visits `value` and every node inside it, parents first, in a fixed order; false when `visit` stops it. */
-function eachNode(value: unknown, visit: (pointer: string) => boolean | void, pointer = ''): boolean {
-  if (visit(pointer) === false) return false;
+function eachNode(value: unknown, visit: (pointer: string, value: unknown) => boolean | void, pointer = ''): boolean {
+  if (visit(pointer, value) === false) return false;
   if (Array.isArray(value)) return value.every((item, index) => eachNode(item, visit, childPointer(pointer, index)));
   if (value !== null && typeof value === 'object') {
     return Object.entries(value).every(([key, item]) => eachNode(item, visit, childPointer(pointer, key)));

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportKey, runCheckRequest, type CheckRequest } from '../../src/cli/check.js';
 import { ParseCache, useParseCache } from '../../src/load/parse-cache.js';
+import { parseSource } from '../../src/load/source.js';
 import { FIXTURES, overlay, overlayCase } from '../support/overlay.js';
 
 const CACHE = mkdtempSync(join(tmpdir(), 'package-sdk-index-'));
@@ -53,7 +54,7 @@ async function reportOf(cwd: string, cache: boolean): Promise<string> {
 
 function reusable(cwd: string): boolean {
   const key = reportKey(requestFor(cwd, true));
-  return key !== undefined && new ParseCache(join(CACHE, 'check'), cwd).reusableReport(key) !== undefined;
+  return key !== undefined && new ParseCache(join(CACHE, 'check'), cwd).reusableReport(key, parseSource) !== undefined;
 }
 
 describe('check with the workspace index', () => {

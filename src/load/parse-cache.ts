@@ -402,11 +402,19 @@ function nodeTable(document: SourceDocument): Omit<Entry, 'clean'> | undefined {
 function sameDocument(before: Entry, now: Omit<Entry, 'clean'>): boolean {
   return (
     equalInts(before.spans, now.spans) &&
-    Buffer.from(serialize(before.value)).equals(serialize(now.value)) &&
+    sameValue(before.value, now.value) &&
     JSON.stringify(before.floats) === JSON.stringify(now.floats) &&
     JSON.stringify(before.suppressions) === JSON.stringify(now.suppressions) &&
     writtenAlike(before, now)
   );
+}
+
+/** Whether two JSON values are equal, keys in the same order (the order rules visit them in). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return Object.is(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const [keys, others] = [Object.keys(a), Object.keys(b)];
+  return keys.length === others.length && keys.every((key, i) => key === others[i] && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 function equalInts(a: Int32Array, b: Int32Array): boolean {

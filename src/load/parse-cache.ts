@@ -3,14 +3,17 @@
  * place (as git's index, ESLint's cache or TypeScript's `.tsbuildinfo` do). A pre-commit hook or an editor
  * checks mostly unchanged files again and again, and parsing YAML is most of the work.
  *
- * Two files per workspace (named by the working directory) under the cache directory:
+ * Two kinds of file per workspace (named by the working directory) under the cache directory:
  *
- * - `<name>.files.<shard>` — per file, by path (in `SHARDS` parts, so that an edit rewrites one small part): its size, mtime, ctime and inode, the SHA-256 of its bytes, and what
- *   later stages need of it (text, value, the place of every node, the schemas it is known to satisfy). A
- *   file whose stat is unchanged is not even opened; a file whose stat changed but whose bytes did not
- *   (a `touch`, a checkout) is read but not parsed.
- * - `<name>.results` — whole reports of earlier runs with the stat of every input (files and folders): when
- *   nothing changed, `check` prints the report without loading anything (`reusableReport`).
+ * - `<name>.files.<shard>` — per file, by path (in `SHARDS` parts, so that an edit rewrites one small part):
+ *   its size, mtime, ctime and inode, the SHA-256 of its bytes, and what later stages need of it (text,
+ *   value, the place of every node, the schemas it is known to satisfy). A file whose stat is unchanged is
+ *   not even opened; a file whose stat changed but whose bytes did not (a `touch`, a checkout) is read but
+ *   not parsed. A shard is read only when a path in it is asked for.
+ * - `<name>.results.<key>` — the report of an earlier run, one file a set of targets (so that reusing one
+ *   reads no other), with the stat of every input (files and folders) and the hash of every document: when
+ *   nothing changed, or a file changed only where no stage looks (comments, blank lines past the last node),
+ *   `check` prints the report without loading the workspace (`reusableReport`).
  *
  * Both are named by the build too (package version, the loader's and validators' stamps), so a new
  * package-sdk never trusts an old verdict. Entries of deleted files go away; the index has a size bound.
@@ -18,7 +21,7 @@
  * system's clock tick of being read would look unchanged), as git treats "racily clean" entries.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -197,9 +200,8 @@ export class ParseCache {
    * stat it had), else undefined.
    */
   reusableReport(key: string, parse: Parse): unknown {
-    const results = this.results();
-    const stored = results.find((result) => result.key === key);
-    if (stored === undefined) return undefined;
+    const stored = readSerialized(this.resultPath(key)) as StoredResult | undefined;
+    if (stored?.key !== key) return undefined;
     const { stats, hashes } = stored.inputs;
     const restated = new Map<number, string>();
     const paths = stored.inputs.paths.split('\0');
@@ -217,7 +219,7 @@ export class ParseCache {
       // The next run compares against what the files hold now, and stats them alone when it can.
       stored.inputs.hashes = paths.map((_, i) => restated.get(i) ?? hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH)).join('');
       this.flush();
-      writeAtomically(this.pathOf('results'), serialize(results));
+      writeAtomically(this.resultPath(key), serialize(stored));
     }
     return stored.report;
   }
@@ -275,8 +277,7 @@ export class ParseCache {
       stats: Float64Array.from([...inputs.values()].flatMap(([stat]) => stat)),
       hashes: [...inputs.values()].map(([, hash]) => hash).join(''),
     };
-    const results = [{ key, inputs: packed, report }, ...this.results().filter((result) => result.key !== key)].slice(0, MAX_RESULTS);
-    writeAtomically(this.pathOf('results'), serialize(results));
+    if (writeAtomically(this.resultPath(key), serialize({ key, inputs: packed, report } satisfies StoredResult))) this.dropOldResults();
   }
 
   private recordOf(path: string): FileRecord | undefined {
@@ -299,8 +300,21 @@ export class ParseCache {
     this.changed.add(shardOf(path));
   }
 
-  private results(): StoredResult[] {
-    return (readSerialized(this.pathOf('results')) as StoredResult[] | undefined) ?? [];
+  private resultPath(key: string): string {
+    return this.pathOf(`results.${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+  }
+
+  /** Past `MAX_RESULTS` reports of this workspace, those stored longest ago go. */
+  private dropOldResults(): void {
+    const prefix = `${this.name}.results.`;
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((name) => name.startsWith(prefix) && !name.endsWith('.tmp'));
+    } catch {
+      return;
+    }
+    const ages = names.map((name) => [join(this.dir, name), statSync(join(this.dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0] as const);
+    for (const [path] of ages.sort((a, b) => b[1] - a[1]).slice(MAX_RESULTS)) rmSync(path, { force: true });
   }
 
   private remember(path: string, file: string, record: FileRecord): SourceDocument {

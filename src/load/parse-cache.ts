@@ -114,6 +114,11 @@ export class ParseCache {
   private readonly shards = new Map<number, Map<string, FileRecord>>();
   /** Paths loaded in this run (their records are kept first when the index is bounded). */
   private readonly used = new Set<string>();
+  /**
+   * The stat of each file as this run read it: the stored report names the files by the stats of the bytes
+   * it was made from (a later write then shows as a change), and each is stat'ed once.
+   */
+  private readonly statsSeen = new Map<string, StatKey>();
   /** Shards of the per-file part that this run changed (only those are written again). */
   private readonly changed = new Set<number>();
 
@@ -132,7 +137,7 @@ export class ParseCache {
   lookup(path: string, file: string): LoadResult | undefined {
     const record = this.recordOf(path);
     if (record?.stat === undefined) return undefined;
-    const now = statOf(path);
+    const now = this.seen(path, statOf(path));
     if (now === undefined || !sameStat(now, record.stat)) return undefined;
     return { document: this.remember(path, file, record), findings: [] };
   }
@@ -140,7 +145,7 @@ export class ParseCache {
   /** The document of `bytes` (the file at `path`) from the index, or from `parse` (remembered when it loads without findings). */
   load(bytes: Uint8Array, file: string, parse: () => LoadResult, path: string = file): LoadResult {
     const hash = createHash('sha256').update(bytes).digest('hex');
-    const stat = this.trusted(statOf(path));
+    const stat = this.trusted(this.seen(path, statOf(path)));
     const record = this.recordOf(path);
     if (record?.hash === hash) {
       if (String(record.stat) !== String(stat)) this.changed.add(shardOf(path));
@@ -268,9 +273,10 @@ export class ParseCache {
     };
     // The trees first: most loaded files are in them, and each path is stat'ed once.
     const complete =
-      trees.every((tree) => walkTree(tree, add)) &&
+      trees.every((tree) => walkTree(tree, add, (path) => this.statsSeen.get(path) ?? statOf(path))) &&
       listed.every((path) => inputs.has(path) || add(path, statOf(path) ?? ABSENT)) &&
-      [...this.used].every((path) => inputs.has(path) || add(path, statOf(path)));
+      [...this.used].every((path) => inputs.has(path) || add(path, this.statsSeen.get(path) ?? statOf(path)));
+    this.statsSeen.clear();
     if (!complete) return;
     const packed: Inputs = {
       paths: [...inputs.keys()].join('\0'),
@@ -278,6 +284,12 @@ export class ParseCache {
       hashes: [...inputs.values()].map(([, hash]) => hash).join(''),
     };
     if (writeAtomically(this.resultPath(key), serialize({ key, inputs: packed, report } satisfies StoredResult))) this.dropOldResults();
+  }
+
+  /** Keeps `stat` as the stat of `path` this run read (see `statsSeen`). */
+  private seen(path: string, stat: StatKey | undefined): StatKey | undefined {
+    if (stat !== undefined) this.statsSeen.set(path, stat);
+    return stat;
   }
 
   private recordOf(path: string): FileRecord | undefined {
@@ -490,8 +502,8 @@ function sameStat(a: StatKey, b: ArrayLike<number>, at = 0): boolean {
  * Hands every folder and file under `root` to `add` (the root included; `.git` skipped: it changes with
  * every commit and holds no package file); false as soon as `add` refuses one, or when `root` is unreadable.
  */
-function walkTree(root: string, add: (path: string, stat: StatKey | undefined) => boolean): boolean {
-  if (!add(root, statOf(root))) return false;
+function walkTree(root: string, add: (path: string, stat: StatKey | undefined) => boolean, stat: (path: string) => StatKey | undefined): boolean {
+  if (!add(root, stat(root))) return false;
   let entries;
   try {
     entries = readdirSync(root, { withFileTypes: true });
@@ -501,7 +513,7 @@ function walkTree(root: string, add: (path: string, stat: StatKey | undefined) =
   for (const entry of entries) {
     if (entry.name === '.git') continue;
     const path = join(root, entry.name);
-    if (entry.isDirectory() ? !walkTree(path, add) : !add(path, statOf(path) ?? ABSENT)) return false;
+    if (entry.isDirectory() ? !walkTree(path, add, stat) : !add(path, stat(path) ?? ABSENT)) return false;
   }
   return true;
 }

@@ -161,6 +161,23 @@ describe('check with the workspace index', () => {
       expect(places(warm).filter((place) => /^(role_not_declared|variable_undeclared)@/.test(place)), name).toHaveLength(expected.length);
     }
   });
+
+  it('never lets a file that stopped parsing be matched against what it held before', async () => {
+    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
+    laidOut.push(dir);
+    const role = join(dir, 'packages/purchase-requests/roles/buyer.yaml');
+    const before = readFileSync(role, 'utf8');
+    await settle();
+    const first = await reportOf(dir, true);
+    writeFileSync(role, `${before}spec: [unclosed\n`);
+    await settle();
+    expect(await reportOf(dir, true)).toContain('invalid_yaml');
+    // The same document as before, a comment added: the report of the broken file must not stand for it.
+    writeFileSync(role, `${before}# mended\n`);
+    await settle();
+    expect(reusable(dir)).toBe(false);
+    expect(await reportOf(dir, true)).toBe(first);
+  });
 });
 
 describe('check of files inside a package (a pre-commit hook passing the staged files)', () => {

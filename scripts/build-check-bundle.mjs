@@ -26,6 +26,17 @@ const JOBS = [
     },
   },
   {
+    name: 'check-reuse',
+    // Prints a stored report that still stands: the checking code (and the catalog of its rules) stays out.
+    external: ['../check/index.js', '../check/catalog.js'],
+    async warm(job) {
+      const args = ['--package', join(root, 'fixtures/example/packages/field-maintenance')];
+      await loaded.get('check').module.runCheckFast(args, 'build'); // stores the report
+      await new Promise((done) => setTimeout(done, 120)); // past the index's racy window
+      if ((await job.runReusedCheckFast(args, 'build')) === undefined) throw new Error('the check-reuse bundle did not reuse a stored report');
+    },
+  },
+  {
     name: 'test',
     // `test --server` is the full command's: the local core (its database, a native module) stays out of the bundle.
     external: ['../server/*'],

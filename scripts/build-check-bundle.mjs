@@ -1,4 +1,5 @@
-// Bundles the lean command jobs — `check`, `test`, `graph` — each into one CommonJS file (dist/cli/<job>.bundle.cjs)
+// Bundles the lean command jobs — `check` (and `check-reuse`, its first step: a stored report printed without the
+// checking code), `test`, `graph`, `plan` — each into one CommonJS file (dist/cli/<job>.bundle.cjs)
 // and records V8's code cache for it (dist/cli/<job>.bundle.v8), and likewise for the precompiled validators
 // (dist/schema/validators.bundle.*), after runs on the bundled example, so that bin/run.js starts them without
 // resolving ~100 modules or compiling them: a pre-commit hook and an editor run `check` on every commit and

@@ -1,10 +1,11 @@
-// Bundles the lean command jobs — `check`, `test`, `graph` — each into one CommonJS file (dist/cli/<job>.bundle.cjs)
+// Bundles the lean command jobs — `check` (and `check-reuse`, its first step: a stored report printed without the
+// checking code), `test`, `graph`, `plan` — each into one CommonJS file (dist/cli/<job>.bundle.cjs)
 // and records V8's code cache for it (dist/cli/<job>.bundle.v8), and likewise for the precompiled validators
 // (dist/schema/validators.bundle.*), after runs on the bundled example, so that bin/run.js starts them without
 // resolving ~100 modules or compiling them: a pre-commit hook and an editor run `check` on every commit and
 // keystroke, CI runs `test` on every push. bin/run.js falls back to the unbundled modules when a bundle is
 // absent, and compiles from source when V8 rejects a cache (another Node.js version).
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,26 @@ const JOBS = [
     async warm(job) {
       await job.runCheckFast(['--install', example], 'build');
       await job.runCheckFast(['--install', example, '--no-cache'], 'build');
+    },
+  },
+  {
+    name: 'check-reuse',
+    // Prints a stored report that still stands: the checking code (and the catalog of its rules) stays out.
+    external: ['../check/index.js', '../check/catalog.js'],
+    async warm(job) {
+      // A copy of an example package, so that a comment can be added to one of its files as an editor would.
+      const pkg = join(process.env.PACKAGE_SDK_CACHE, 'field-maintenance');
+      cpSync(join(root, 'fixtures/example/packages/field-maintenance'), pkg, { recursive: true });
+      const args = ['--package', pkg];
+      const settle = () => new Promise((done) => setTimeout(done, 120)); // past the index's racy window
+      await settle();
+      await loaded.get('check').module.runCheckFast(args, 'build'); // stores the report
+      await settle();
+      const reused = [await job.runReusedCheckFast(args, 'build')];
+      appendFileSync(join(pkg, 'package.yaml'), '# a comment\n'); // compared with the indexed file: the parser is warmed too
+      await settle();
+      reused.push(await job.runReusedCheckFast(args, 'build'));
+      if (reused.includes(undefined)) throw new Error('the check-reuse bundle did not reuse a stored report');
     },
   },
   {

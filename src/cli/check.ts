@@ -54,10 +54,7 @@ export interface CheckOutcome {
 
 export async function runCheckRequest(asked: CheckRequest, version: string): Promise<CheckOutcome> {
   if (asked.listRules) return listRules(asked.json);
-  const { request, staged } = withStagedPackages(asked);
-  const index = request.cache ? await useCheckCache(request.cwd) : undefined;
-  const key = index ? reportKey(request) : undefined;
-  const reused = key === undefined ? undefined : (index?.reusableReport(key) as CheckReport | undefined);
+  const { request, staged, index, key, reused } = await storedReport(asked);
   if (reused) return renderedOutcome(request, { report: await filtered(request, reused, staged) }, version);
   const { check } = await import('../check/index.js');
   const checked = await check({
@@ -71,11 +68,32 @@ export async function runCheckRequest(asked: CheckRequest, version: string): Pro
 }
 
 /**
+ * The targets of `asked` (staged files with their packages), the workspace index when it is used, and the
+ * report it holds for them when that report still stands.
+ */
+export async function storedReport(asked: CheckRequest): Promise<StoredReport> {
+  const { request, staged } = withStagedPackages(asked);
+  const index = request.cache ? await useCheckCache(request.cwd) : undefined;
+  const key = index ? reportKey(request) : undefined;
+  if (index === undefined || key === undefined) return { request, staged, index, key, reused: undefined };
+  const { parseSource } = await import('../load/source.js');
+  return { request, staged, index, key, reused: index.reusableReport(key, parseSource) as CheckReport | undefined };
+}
+
+interface StoredReport {
+  request: CheckRequest;
+  staged: ReadonlySet<string> | undefined;
+  index: ParseCache | undefined;
+  key: string | undefined;
+  reused: CheckReport | undefined;
+}
+
+/**
  * Files given inside a package (`check FILE…`, as a pre-commit hook passes the staged files) are checked with
  * their package: it is loaded (from the index when unchanged) so that their references are checked against
  * the package graph, and the report keeps the findings of the files given (`staged`, absolute paths).
  */
-function withStagedPackages(request: CheckRequest): { request: CheckRequest; staged?: ReadonlySet<string> } {
+function withStagedPackages(request: CheckRequest): { request: CheckRequest; staged: ReadonlySet<string> | undefined } {
   const cwd = resolve(request.cwd ?? '.');
   const staged = new Set<string>();
   const packages = new Set<string>();
@@ -90,7 +108,7 @@ function withStagedPackages(request: CheckRequest): { request: CheckRequest; sta
     staged.add(absolute);
     packages.add(root);
   }
-  if (staged.size === 0) return { request };
+  if (staged.size === 0) return { request, staged: undefined };
   return { request: { ...request, packages: [...(request.packages ?? []), ...packages], paths }, staged };
 }
 
@@ -128,7 +146,7 @@ function storeReport(index: ParseCache, key: string, request: CheckRequest, { wo
 }
 
 /** The report as asked: the findings of the staged files only (when files were given), of stage 1 only (`--schema-only`). */
-async function filtered(request: CheckRequest, report: CheckReport, staged: ReadonlySet<string> | undefined): Promise<CheckReport> {
+export async function filtered(request: CheckRequest, report: CheckReport, staged: ReadonlySet<string> | undefined): Promise<CheckReport> {
   const cwd = resolve(request.cwd ?? '.');
   const kept = staged === undefined ? report : keptFindings(report, (finding) => staged.has(resolve(cwd, finding.file)));
   return request.schemaOnly ? schemaOnly(kept) : kept;
@@ -171,7 +189,11 @@ async function schemaOnly(report: CheckReport): Promise<CheckReport> {
 export async function runCheckFast(argv: readonly string[], version: string): Promise<number | undefined> {
   const request = parseCheckArgs(argv);
   if (!request) return undefined;
-  const outcome = await runCheckRequest(request, version);
+  return printed(request, await runCheckRequest(request, version));
+}
+
+/** Prints `outcome` as asked (the report under --json, else its rendering) and returns its exit status. */
+export function printed(request: CheckRequest, outcome: CheckOutcome): number {
   process.stdout.write(`${request.json ? JSON.stringify(outcome.result, null, 2) : (outcome.output ?? '')}\n`);
   return outcome.exitCode;
 }
@@ -194,7 +216,7 @@ export function targetsOf(values: { install?: string; package?: string[]; 'no-ca
   };
 }
 
-function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
+export function parseCheckArgs(argv: readonly string[]): CheckRequest | undefined {
   // Help, and the core's verdict (which needs the client and the embedded core), go to the full command.
   if (argv.some((arg) => arg === '--help' || arg === '-h' || arg === '--server' || arg.startsWith('--server='))) return undefined;
   try {

@@ -3,14 +3,17 @@
  * place (as git's index, ESLint's cache or TypeScript's `.tsbuildinfo` do). A pre-commit hook or an editor
  * checks mostly unchanged files again and again, and parsing YAML is most of the work.
  *
- * Two files per workspace (named by the working directory) under the cache directory:
+ * Two kinds of file per workspace (named by the working directory) under the cache directory:
  *
- * - `<name>.files.<shard>` — per file, by path (in `SHARDS` parts, so that an edit rewrites one small part): its size, mtime, ctime and inode, the SHA-256 of its bytes, and what
- *   later stages need of it (text, value, the place of every node, the schemas it is known to satisfy). A
- *   file whose stat is unchanged is not even opened; a file whose stat changed but whose bytes did not
- *   (a `touch`, a checkout) is read but not parsed.
- * - `<name>.results` — whole reports of earlier runs with the stat of every input (files and folders): when
- *   nothing changed, `check` prints the report without loading anything (`reusableReport`).
+ * - `<name>.files.<shard>` — per file, by path (in `SHARDS` parts, so that an edit rewrites one small part):
+ *   its size, mtime, ctime and inode, the SHA-256 of its bytes, and what later stages need of it (text,
+ *   value, the place of every node, the schemas it is known to satisfy). A file whose stat is unchanged is
+ *   not even opened; a file whose stat changed but whose bytes did not (a `touch`, a checkout) is read but
+ *   not parsed. A shard is read only when a path in it is asked for.
+ * - `<name>.results.<key>` — the report of an earlier run, one file a set of targets (so that reusing one
+ *   reads no other), with the stat of every input (files and folders) and the hash of every document: when
+ *   nothing changed, or a file changed only where no stage looks (comments, blank lines past the last node),
+ *   `check` prints the report without loading the workspace (`reusableReport`).
  *
  * Both are named by the build too (package version, the loader's and validators' stamps), so a new
  * package-sdk never trusts an old verdict. Entries of deleted files go away; the index has a size bound.
@@ -18,21 +21,21 @@
  * system's clock tick of being read would look unchanged), as git treats "racily clean" entries.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { Span } from '../json/document.js';
 import type { SourceDocument } from '../json/document.js';
-import type { LoadResult } from './load-finding.js';
+import { lineStartsOf, type LoadResult } from './load-finding.js';
 import { childPointer, pointerSegments } from '../json/pointer.js';
 import { parseJson } from './json.js';
 import { parseYaml } from './yaml.js';
 
 /** Documents with more nodes than this (alias bombs, generated data) are not worth a table. */
 const MAX_NODES = 20_000;
-/** Files the index remembers at most; past it, those this run did not read go first. */
+/** Files the index remembers at most (a shard holds its share); past it, those this run did not read go first. */
 const MAX_FILES = 50_000;
 /** Reports of earlier runs kept per workspace (one per set of targets). */
 const MAX_RESULTS = 8;
@@ -45,6 +48,8 @@ const RACY_MS = 50;
 type StatKey = [number, number, number, number];
 /** The stat of a path that does not exist (a folder where packages are looked for, say). */
 const ABSENT: StatKey = [-2, 0, 0, 0];
+/** What stands for a stat too close to the run to trust: equal to no stat (NaN equals nothing). */
+const RACY: StatKey = [NaN, NaN, NaN, NaN];
 
 interface Entry {
   text: string;
@@ -73,21 +78,47 @@ interface Known {
   record: FileRecord;
 }
 
+/**
+ * The files and folders a stored report depends on, packed so that the inputs of 10,000 files read as three
+ * values: each path with its stat (unknown when it was racy) and, for a file loaded as a document, the hash of
+ * the bytes the report was made from — a file whose stat changed is then compared by what it says (see
+ * `sameInEffect`).
+ */
+interface Inputs {
+  /** The paths, joined by NUL (which no path holds). */
+  paths: string;
+  /** Four numbers a path, its `StatKey`; NaN when the stat was racy. */
+  stats: Float64Array;
+  /** `HASH_LENGTH` characters a path: the hex SHA-256 of a file loaded as a document, else spaces. */
+  hashes: string;
+}
+
+const HASH_LENGTH = 64;
+const NO_HASH = ' '.repeat(HASH_LENGTH);
+
 interface StoredResult {
   key: string;
-  /** path → stat of every file and folder the report depends on. */
-  inputs: [string, StatKey][];
+  inputs: Inputs;
   report: unknown;
 }
+
+/** Decodes and parses the bytes of a file as the loader does (given by the caller: the loader sits on this module). */
+export type Parse = (bytes: Uint8Array, file: string) => LoadResult;
 
 export class ParseCache {
   private readonly known = new WeakMap<SourceDocument, Known>();
   private readonly salt: string;
   private readonly name: string;
   private readonly startedAt = Date.now();
-  private files: Map<string, FileRecord> | undefined;
+  /** The per-file part, by shard, read a shard at a time as paths ask for it. */
+  private readonly shards = new Map<number, Map<string, FileRecord>>();
   /** Paths loaded in this run (their records are kept first when the index is bounded). */
   private readonly used = new Set<string>();
+  /**
+   * The stat of each file as this run read it: the stored report names the files by the stats of the bytes
+   * it was made from (a later write then shows as a change), and each is stat'ed once.
+   */
+  private readonly statsSeen = new Map<string, StatKey>();
   /** Shards of the per-file part that this run changed (only those are written again). */
   private readonly changed = new Set<number>();
 
@@ -104,9 +135,9 @@ export class ParseCache {
    * the caller reads the bytes and calls `load`.
    */
   lookup(path: string, file: string): LoadResult | undefined {
-    const record = this.records().get(path);
+    const record = this.recordOf(path);
     if (record?.stat === undefined) return undefined;
-    const now = statOf(path);
+    const now = this.seen(path, statOf(path));
     if (now === undefined || !sameStat(now, record.stat)) return undefined;
     return { document: this.remember(path, file, record), findings: [] };
   }
@@ -114,23 +145,23 @@ export class ParseCache {
   /** The document of `bytes` (the file at `path`) from the index, or from `parse` (remembered when it loads without findings). */
   load(bytes: Uint8Array, file: string, parse: () => LoadResult, path: string = file): LoadResult {
     const hash = createHash('sha256').update(bytes).digest('hex');
-    const stat = this.trusted(statOf(path));
-    const record = this.records().get(path);
+    const stat = this.trusted(this.seen(path, statOf(path)));
+    const record = this.recordOf(path);
     if (record?.hash === hash) {
       if (String(record.stat) !== String(stat)) this.changed.add(shardOf(path));
       record.stat = stat;
       return { document: this.remember(path, file, record), findings: [] };
     }
     const result = parse();
-    if (result.document && result.findings.length === 0) {
-      const table = nodeTable(result.document);
-      if (table) {
-        const fresh: FileRecord = { stat, hash, entry: { ...table, clean: [] } };
-        this.records().set(path, fresh);
-        this.used.add(path);
-        this.known.set(result.document, { path, record: fresh });
-        this.changed.add(shardOf(path));
-      }
+    const table = result.document && result.findings.length === 0 ? nodeTable(result.document) : undefined;
+    // A record of other bytes would speak for this file when a later run compares it by its hash: it goes.
+    if (record !== undefined) this.forget(path);
+    if (result.document && table) {
+      const fresh: FileRecord = { stat, hash, entry: { ...table, clean: [] } };
+      this.shardFor(path).set(path, fresh);
+      this.used.add(path);
+      this.known.set(result.document, { path, record: fresh });
+      this.changed.add(shardOf(path));
     }
     return result;
   }
@@ -157,34 +188,72 @@ export class ParseCache {
    * past `MAX_FILES` so do those this run did not load. An index that cannot be written is only slower.
    */
   flush(): void {
-    const files = this.files;
-    if (files === undefined) return;
-    const drop = (path: string): void => {
-      files.delete(path);
-      this.changed.add(shardOf(path));
-    };
-    for (const path of [...files.keys()]) if (!this.used.has(path) && statOf(path) === undefined) drop(path);
-    for (const path of [...files.keys()]) {
-      if (files.size <= MAX_FILES) break;
-      if (!this.used.has(path)) drop(path);
+    for (const records of this.shards.values()) {
+      for (const path of [...records.keys()]) if (!this.used.has(path) && statOf(path) === undefined) this.forget(path);
+      for (const path of [...records.keys()]) {
+        if (records.size <= MAX_FILES / SHARDS) break;
+        if (!this.used.has(path)) this.forget(path);
+      }
     }
-    if (this.changed.size === 0) return;
-    const shards = new Map<number, Map<string, FileRecord>>([...this.changed].map((shard) => [shard, new Map()]));
-    for (const [path, record] of files) shards.get(shardOf(path))?.set(path, record);
-    for (const [shard, records] of shards) if (writeAtomically(this.pathOf(`files.${shard}`), serialize(records))) this.changed.delete(shard);
+    for (const shard of [...this.changed]) {
+      if (writeAtomically(this.pathOf(`files.${shard}`), serialize(this.shards.get(shard) ?? new Map()))) this.changed.delete(shard);
+    }
   }
 
   /**
    * The report an earlier run stored under `key` when no input changed since (every file and folder has the
    * stat it had), else undefined.
    */
-  reusableReport(key: string): unknown {
-    const stored = this.results().find((result) => result.key === key);
-    if (stored === undefined) return undefined;
-    for (const [path, stat] of stored.inputs) {
-      if (!sameStat(statOf(path) ?? ABSENT, stat)) return undefined;
+  reusableReport(key: string, parse: Parse): unknown {
+    const stored = readSerialized(this.resultPath(key)) as StoredResult | undefined;
+    if (stored?.key !== key) return undefined;
+    const { stats, hashes } = stored.inputs;
+    const restated = new Map<number, string>();
+    const paths = stored.inputs.paths.split('\0');
+    for (let i = 0; i < paths.length; i++) {
+      const now = statOf(paths[i]!) ?? ABSENT;
+      const at = i * 4;
+      if (sameStat(now, stats, at)) continue;
+      const hash = hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH);
+      const same = hash === NO_HASH ? undefined : this.sameInEffect(paths[i]!, hash, parse);
+      if (same === undefined) return undefined;
+      stats.set(this.trusted(now) ?? RACY, at);
+      restated.set(i, same);
+    }
+    if (restated.size > 0) {
+      // The next run compares against what the files hold now, and stats them alone when it can.
+      stored.inputs.hashes = paths.map((_, i) => restated.get(i) ?? hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH)).join('');
+      this.flush();
+      writeAtomically(this.resultPath(key), serialize(stored));
     }
     return stored.report;
+  }
+
+  /**
+   * The hash of what the file at `path` holds now when the report made from the bytes of hash `hash` holds for
+   * it too, else undefined. That is so when the bytes are the same (a `touch`), or when they parse to a document
+   * no stage can tell from the recorded one: the same value, floats and suppressions, every node at the same
+   * place, and every key and scalar written alike — an edit of comments or blank lines past the last node, say.
+   * (Rules read only these of a document; findings point at nodes, keys and characters inside scalars.)
+   */
+  private sameInEffect(path: string, hash: string, parse: Parse): string | undefined {
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(path);
+    } catch {
+      return undefined;
+    }
+    const now = createHash('sha256').update(bytes).digest('hex');
+    if (now === hash) return now;
+    const record = this.recordOf(path);
+    if (record?.hash !== hash) return undefined; // the index no longer holds what the report was made from
+    const { document, findings } = parse(bytes, path);
+    const table = document && findings.length === 0 ? nodeTable(document) : undefined;
+    if (table === undefined || !sameDocument(record.entry, table)) return undefined;
+    this.shardFor(path).set(path, { stat: this.trusted(statOf(path)), hash: now, entry: { ...table, clean: record.entry.clean } });
+    this.used.add(path);
+    this.changed.add(shardOf(path));
+    return now;
   }
 
   /**
@@ -193,35 +262,71 @@ export class ParseCache {
    * their stat. Nothing is stored when an input changed during the run.
    */
   storeReport(key: string, report: unknown, trees: readonly string[], listed: readonly string[]): void {
-    const inputs = new Map<string, StatKey>();
+    const inputs = new Map<string, [StatKey, string]>();
     const add = (path: string, stat: StatKey | undefined): boolean => {
       const trusted = this.trusted(stat);
-      if (trusted) inputs.set(path, trusted);
-      return trusted !== undefined;
+      // A file read as a document is known by its bytes too: a racy stat then only costs a comparison.
+      const hash = this.used.has(path) ? this.recordOf(path)?.hash : undefined;
+      if (trusted === undefined && hash === undefined) return false;
+      inputs.set(path, [trusted ?? RACY, hash ?? NO_HASH]);
+      return true;
     };
     // The trees first: most loaded files are in them, and each path is stat'ed once.
     const complete =
-      trees.every((tree) => walkTree(tree, add)) &&
+      trees.every((tree) => walkTree(tree, add, (path) => this.statsSeen.get(path) ?? statOf(path))) &&
       listed.every((path) => inputs.has(path) || add(path, statOf(path) ?? ABSENT)) &&
-      [...this.used].every((path) => inputs.has(path) || add(path, statOf(path)));
+      [...this.used].every((path) => inputs.has(path) || add(path, this.statsSeen.get(path) ?? statOf(path)));
+    this.statsSeen.clear();
     if (!complete) return;
-    const results = [{ key, inputs: [...inputs], report }, ...this.results().filter((result) => result.key !== key)].slice(0, MAX_RESULTS);
-    writeAtomically(this.pathOf('results'), serialize(results));
+    const packed: Inputs = {
+      paths: [...inputs.keys()].join('\0'),
+      stats: Float64Array.from([...inputs.values()].flatMap(([stat]) => stat)),
+      hashes: [...inputs.values()].map(([, hash]) => hash).join(''),
+    };
+    if (writeAtomically(this.resultPath(key), serialize({ key, inputs: packed, report } satisfies StoredResult))) this.dropOldResults();
   }
 
-  private records(): Map<string, FileRecord> {
-    if (this.files === undefined) {
-      this.files = new Map();
-      for (let shard = 0; shard < SHARDS; shard++) {
-        const records = readSerialized(this.pathOf(`files.${shard}`)) as Map<string, FileRecord> | undefined;
-        for (const [path, record] of records ?? []) this.files.set(path, record);
-      }
+  /** Keeps `stat` as the stat of `path` this run read (see `statsSeen`). */
+  private seen(path: string, stat: StatKey | undefined): StatKey | undefined {
+    if (stat !== undefined) this.statsSeen.set(path, stat);
+    return stat;
+  }
+
+  private recordOf(path: string): FileRecord | undefined {
+    return this.shardFor(path).get(path);
+  }
+
+  /** The records of the shard that holds `path`, read on first use. */
+  private shardFor(path: string): Map<string, FileRecord> {
+    const shard = shardOf(path);
+    let records = this.shards.get(shard);
+    if (records === undefined) {
+      records = (readSerialized(this.pathOf(`files.${shard}`)) as Map<string, FileRecord> | undefined) ?? new Map<string, FileRecord>();
+      this.shards.set(shard, records);
     }
-    return this.files;
+    return records;
   }
 
-  private results(): StoredResult[] {
-    return (readSerialized(this.pathOf('results')) as StoredResult[] | undefined) ?? [];
+  private forget(path: string): void {
+    this.shardFor(path).delete(path);
+    this.changed.add(shardOf(path));
+  }
+
+  private resultPath(key: string): string {
+    return this.pathOf(`results.${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+  }
+
+  /** Past `MAX_RESULTS` reports of this workspace, those stored longest ago go. */
+  private dropOldResults(): void {
+    const prefix = `${this.name}.results.`;
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((name) => name.startsWith(prefix) && !name.endsWith('.tmp'));
+    } catch {
+      return;
+    }
+    const ages = names.map((name) => [join(this.dir, name), statSync(join(this.dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0] as const);
+    for (const [path] of ages.sort((a, b) => b[1] - a[1]).slice(MAX_RESULTS)) rmSync(path, { force: true });
   }
 
   private remember(path: string, file: string, record: FileRecord): SourceDocument {
@@ -316,9 +421,50 @@ function nodeTable(document: SourceDocument): Omit<Entry, 'clean'> | undefined {
   };
 }
 
+/**
+ * Whether a document parsed now (`now`) is indistinguishable by any stage from the recorded one (`before`):
+ * see `ParseCache.sameInEffect`.
+ */
+function sameDocument(before: Entry, now: Omit<Entry, 'clean'>): boolean {
+  return (
+    equalInts(before.spans, now.spans) &&
+    sameValue(before.value, now.value) &&
+    JSON.stringify(before.floats) === JSON.stringify(now.floats) &&
+    JSON.stringify(before.suppressions) === JSON.stringify(now.suppressions) &&
+    writtenAlike(before, now)
+  );
+}
+
+/** Whether two JSON values are equal, keys in the same order (the order rules visit them in). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return Object.is(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const [keys, others] = [Object.keys(a), Object.keys(b)];
+  return keys.length === others.length && keys.every((key, i) => key === others[i] && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
+function equalInts(a: Int32Array, b: Int32Array): boolean {
+  return a.length === b.length && a.every((n, i) => n === b[i]);
+}
+
+/** Whether every key, and every value that is not a mapping or a sequence, reads the same in both texts (same spans). */
+function writtenAlike(before: Entry, now: Omit<Entry, 'clean'>): boolean {
+  const [linesBefore, linesNow] = [lineStartsOf(before.text), lineStartsOf(now.text)];
+  const slice = (text: string, lines: number[], at: number) => {
+    const spans = before.spans;
+    return text.slice((lines[spans[at]! - 1] ?? 0) + spans[at + 1]! - 1, (lines[spans[at + 2]! - 1] ?? 0) + spans[at + 3]! - 1);
+  };
+  let node = 0;
+  return eachNode(before.value, (_pointer, value) => {
+    const at = node++ * 8;
+    const leaf = value === null || typeof value !== 'object';
+    return slice(before.text, linesBefore, at) === slice(now.text, linesNow, at) && (!leaf || slice(before.text, linesBefore, at + 4) === slice(now.text, linesNow, at + 4));
+  });
+}
+
 /** Visits `value` and every node inside it, parents first, in a fixed order; false when `visit` stops it. */
-function eachNode(value: unknown, visit: (pointer: string) => boolean | void, pointer = ''): boolean {
-  if (visit(pointer) === false) return false;
+function eachNode(value: unknown, visit: (pointer: string, value: unknown) => boolean | void, pointer = ''): boolean {
+  if (visit(pointer, value) === false) return false;
   if (Array.isArray(value)) return value.every((item, index) => eachNode(item, visit, childPointer(pointer, index)));
   if (value !== null && typeof value === 'object') {
     return Object.entries(value).every(([key, item]) => eachNode(item, visit, childPointer(pointer, key)));
@@ -347,16 +493,17 @@ function shardOf(path: string): number {
   return (hash >>> 0) % SHARDS;
 }
 
-function sameStat(a: StatKey, b: StatKey): boolean {
-  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+/** Whether `a` is the stat at `at` in `b` (a stat, or the packed stats of stored inputs). */
+function sameStat(a: StatKey, b: ArrayLike<number>, at = 0): boolean {
+  return a[0] === b[at] && a[1] === b[at + 1] && a[2] === b[at + 2] && a[3] === b[at + 3];
 }
 
 /**
  * Hands every folder and file under `root` to `add` (the root included; `.git` skipped: it changes with
  * every commit and holds no package file); false as soon as `add` refuses one, or when `root` is unreadable.
  */
-function walkTree(root: string, add: (path: string, stat: StatKey | undefined) => boolean): boolean {
-  if (!add(root, statOf(root))) return false;
+function walkTree(root: string, add: (path: string, stat: StatKey | undefined) => boolean, stat: (path: string) => StatKey | undefined): boolean {
+  if (!add(root, stat(root))) return false;
   let entries;
   try {
     entries = readdirSync(root, { withFileTypes: true });
@@ -366,7 +513,7 @@ function walkTree(root: string, add: (path: string, stat: StatKey | undefined) =
   for (const entry of entries) {
     if (entry.name === '.git') continue;
     const path = join(root, entry.name);
-    if (entry.isDirectory() ? !walkTree(path, add) : !add(path, statOf(path) ?? ABSENT)) return false;
+    if (entry.isDirectory() ? !walkTree(path, add, stat) : !add(path, stat(path) ?? ABSENT)) return false;
   }
   return true;
 }
@@ -393,16 +540,17 @@ function writeAtomically(path: string, bytes: Uint8Array): boolean {
 }
 
 /**
- * What makes a verdict of this build: its version, the module that holds this code (or the bundle it is part
- * of), the YAML loader, the schema validators and the schemas themselves (edited without a build, they are
- * compiled at run time).
+ * What makes a verdict of this build: its version, the compiled modules (every build writes them all anew; the
+ * bundles of the lean jobs are made from them, and share one index: the small bundle that prints a stored
+ * report reads what the full one stored), the YAML loader, the schema validators and the schemas themselves
+ * (edited without a build, they are compiled at run time).
  */
 function buildStamp(): string {
   const root = new URL('../../', import.meta.url); // dist/load/ and the bundle in dist/cli/ are as deep
   const require = createRequire(import.meta.url);
   const parts = [String((require(fileURLToPath(new URL('package.json', root))) as { version: string }).version)];
   const schemas = ['object', 'view', 'test', 'lock', 'plan', 'knowledge-pack', 'knowledge-template'].map((name) => new URL(`schema/v1/${name}.schema.json`, root));
-  for (const file of [import.meta.url, new URL('dist/load/yaml.js', root), new URL('dist/schema/validators.generated.cjs', root), ...schemas]) {
+  for (const file of [new URL('dist/load/parse-cache.js', root), new URL('dist/load/yaml.js', root), new URL('dist/schema/validators.generated.cjs', root), ...schemas]) {
     try {
       const info = statSync(new URL(file));
       parts.push(`${info.size}:${info.mtimeMs}`);

@@ -1,16 +1,19 @@
 /**
  * The workspace index never changes what `check` reports: every fixture case gives the same report cold
  * (--no-cache), on a first run that fills the index, and on a run that reuses it; and after random edits of
- * a package (a value changed, a reference broken, a file added, a file removed, a file touched), the indexed
- * run reports what a cold run does.
+ * a package (a value changed, a reference broken or mended, a file added, removed or touched, the manifest's
+ * locales, comments, suppressions, a value written otherwise), the indexed run reports what a cold run does;
+ * an edit of comments alone keeps the stored report, and one that moves, silences or rewrites what a finding
+ * points at does not.
  */
-import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportKey, runCheckRequest, type CheckRequest } from '../../src/cli/check.js';
 import { ParseCache, useParseCache } from '../../src/load/parse-cache.js';
+import { parseSource } from '../../src/load/source.js';
 import { FIXTURES, overlay, overlayCase } from '../support/overlay.js';
 
 const CACHE = mkdtempSync(join(tmpdir(), 'package-sdk-index-'));
@@ -53,7 +56,7 @@ async function reportOf(cwd: string, cache: boolean): Promise<string> {
 
 function reusable(cwd: string): boolean {
   const key = reportKey(requestFor(cwd, true));
-  return key !== undefined && new ParseCache(join(CACHE, 'check'), cwd).reusableReport(key) !== undefined;
+  return key !== undefined && new ParseCache(join(CACHE, 'check'), cwd).reusableReport(key, parseSource) !== undefined;
 }
 
 describe('check with the workspace index', () => {
@@ -88,6 +91,7 @@ describe('check with the workspace index', () => {
   it('reports what a cold run does after each of a series of random edits', async () => {
     const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
     laidOut.push(dir);
+    const manifest = join(dir, 'packages/purchase-requests/package.yaml');
     const files = () => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.yaml')).map((e) => join(e.parentPath, e.name));
     const random = seeded(21);
     const edits: ((file: string) => void)[] = [
@@ -97,10 +101,18 @@ describe('check with the workspace index', () => {
       (file) => writeFileSync(join(file, `../extra-${random(1000)}.yaml`), 'apiVersion: taimen.ai/v1\nkind: Role\nkey: extra-role\nspec: {name: Extra}\n'),
       (file) => utimesSync(file, new Date(), new Date()),
       (file) => rmSync(file),
+      // Edits a naive dependency set gets wrong: a reference mended, the manifest's locales, comments alone
+      // (past the last node, or moving the nodes below), a suppression, a value written otherwise.
+      (file) => writeFileSync(file, readFileSync(file, 'utf8').replace('-missing', '')),
+      () => existsSync(manifest) && writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/locales: \[en, ru\]|locales: \[en\]/, (list) => (list.includes('ru') ? 'locales: [en]' : 'locales: [en, ru]'))),
+      (file) => writeFileSync(file, `${readFileSync(file, 'utf8')}# note ${random(1000)}\n`),
+      (file) => writeFileSync(file, readFileSync(file, 'utf8').replace('\n', '\n# note\n')),
+      (file) => writeFileSync(file, readFileSync(file, 'utf8').replace(/^( *)(- )?(\w+: )/m, '$1# package-sdk-disable-next-line role_not_declared\n$&')),
+      (file) => writeFileSync(file, readFileSync(file, 'utf8').replace(/: ([a-z][\w-]*)$/m, ": '$1'")),
     ];
     await settle();
     await reportOf(dir, true);
-    for (let step = 0; step < 24; step++) {
+    for (let step = 0; step < 48; step++) {
       const candidates = files();
       const file = candidates[random(candidates.length)]!;
       edits[random(edits.length)]!(file);
@@ -108,6 +120,63 @@ describe('check with the workspace index', () => {
       const warm = await reportOf(dir, true);
       expect(warm, `after edit ${step + 1}`).toBe(await reportOf(dir, false));
     }
+  });
+
+  it('keeps the stored report through an edit of comments alone, and checks again when an edit moves, silences or rewrites what a finding points at', async () => {
+    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
+    laidOut.push(dir);
+    const pkg = join(dir, 'packages/purchase-requests');
+    const process = join(pkg, 'processes/purchase-request.yaml');
+    const edit = (change: (text: string) => string) => writeFileSync(process, change(readFileSync(process, 'utf8')));
+    writeFileSync(join(pkg, 'package.yaml'), `${readFileSync(join(pkg, 'package.yaml'), 'utf8')}  variables: {OTHER: {kind: string, description: Another}}\n`);
+    // Findings at a node (a misspelt role) and at characters inside a string (a variable after escapes).
+    edit((text) => text.replace('[{role: buyer}]\n          output', '[{role: buyr}]\n          output').replace('displayName: Purchase request', 'displayName: "\\x2F${NOPE}//"'));
+    await settle();
+    const first = await reportOf(dir, true);
+    type Placed = { code: string; line: number; column: number; endColumn: number };
+    const places = (report: string) => {
+      const { errors, warnings } = JSON.parse(report) as { errors: Placed[]; warnings: Placed[] };
+      return [...errors, ...warnings].map((f) => `${f.code}@${f.line}:${f.column}-${f.endColumn}`);
+    };
+    expect(places(first)).toEqual(expect.arrayContaining(['role_not_declared@29:29-33', 'variable_undeclared@6:21-28']));
+
+    edit((text) => `${text}# reviewed\n\n`);
+    await settle();
+    expect(reusable(dir), 'comments past the last node').toBe(true);
+    expect(await reportOf(dir, true)).toBe(first);
+    expect(await reportOf(dir, false)).toBe(first);
+
+    const changes: [string, (text: string) => string, string[]][] = [
+      ['a comment that moves the nodes below it', (text) => text.replace('spec:\n', 'spec:\n  # moved\n'), ['role_not_declared@30:29-33', 'variable_undeclared@7:21-28']],
+      ['the same string with other escapes', (text) => text.replace('"\\x2F${NOPE}//"', '"\\/${NOPE}\\/\\/"'), ['role_not_declared@30:29-33', 'variable_undeclared@7:19-26']],
+      ['a suppression of the finding', (text) => text.replace(/^( *)assign: \[\{role: buyr/m, '$1# package-sdk-disable-next-line role_not_declared\n$&'), ['variable_undeclared@7:19-26']],
+    ];
+    for (const [name, change, expected] of changes) {
+      edit(change);
+      await settle();
+      expect(reusable(dir), name).toBe(false);
+      const warm = await reportOf(dir, true);
+      expect(warm, name).toBe(await reportOf(dir, false));
+      expect(places(warm), name).toEqual(expect.arrayContaining(expected));
+      expect(places(warm).filter((place) => /^(role_not_declared|variable_undeclared)@/.test(place)), name).toHaveLength(expected.length);
+    }
+  });
+
+  it('never lets a file that stopped parsing be matched against what it held before', async () => {
+    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
+    laidOut.push(dir);
+    const role = join(dir, 'packages/purchase-requests/roles/buyer.yaml');
+    const before = readFileSync(role, 'utf8');
+    await settle();
+    const first = await reportOf(dir, true);
+    writeFileSync(role, `${before}spec: [unclosed\n`);
+    await settle();
+    expect(await reportOf(dir, true)).toContain('invalid_yaml');
+    // The same document as before, a comment added: the report of the broken file must not stand for it.
+    writeFileSync(role, `${before}# mended\n`);
+    await settle();
+    expect(reusable(dir)).toBe(false);
+    expect(await reportOf(dir, true)).toBe(first);
   });
 });
 

@@ -1,0 +1,20 @@
+/**
+ * The first step of a plain `check`: when the workspace index holds a report for the targets that still
+ * stands (nothing changed, or only comments), it is printed without loading the checking code at all.
+ * bin/run.js runs this from a bundle of its own, a fifth of check's: a pre-commit hook or an editor asks
+ * mostly about unchanged packages, and loading the rules would cost as much as the rest of such a run.
+ */
+import { filtered, parseCheckArgs, printed, renderedOutcome, storedReport } from './check.js';
+
+/**
+ * Prints the stored report and returns the exit status, or returns undefined (nothing printed) when there is
+ * none to reuse, or the arguments ask for more than a stored report answers: the full job runs then.
+ */
+export async function runReusedCheckFast(argv: readonly string[], version: string): Promise<number | undefined> {
+  const asked = parseCheckArgs(argv);
+  // The list of codes, --schema-only and SARIF read the catalog of every rule: the full job's.
+  if (!asked?.cache || asked.listRules || asked.schemaOnly || asked.format === 'sarif') return undefined;
+  const { request, staged, reused } = await storedReport(asked);
+  if (reused === undefined) return undefined;
+  return printed(request, await renderedOutcome(request, { report: await filtered(request, reused, staged) }, version));
+}

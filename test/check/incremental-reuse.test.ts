@@ -1,0 +1,72 @@
+/**
+ * The first step of a plain `check` (the small bundle bin/run.js tries first) prints a stored report that
+ * still stands exactly as the full job does, and leaves everything else to the full job.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCheckFast } from '../../src/cli/check.js';
+import { runReusedCheckFast } from '../../src/cli/check-reuse.js';
+import { useParseCache } from '../../src/load/parse-cache.js';
+import { FIXTURES, overlay } from '../support/overlay.js';
+
+const CACHE = mkdtempSync(join(tmpdir(), 'package-sdk-reuse-'));
+const DIR = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
+const PACKAGE = join(DIR, 'packages/purchase-requests');
+const PROCESS = join(PACKAGE, 'processes/purchase-request.yaml');
+/** Longer than the index's racy window: stats older than this are trusted. */
+const settle = () => new Promise((done) => setTimeout(done, 120));
+
+/** What `job` prints for `args`, and what it returns. */
+async function run(job: (argv: readonly string[], version: string) => Promise<number | undefined>, args: string[]): Promise<[number | undefined, string]> {
+  let out = '';
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
+  try {
+    return [await job(args, '0.0.0'), out];
+  } finally {
+    write.mockRestore();
+    useParseCache(undefined);
+  }
+}
+
+describe('check answered from a stored report', () => {
+  let saved: string | undefined;
+  beforeAll(() => {
+    saved = process.env.PACKAGE_SDK_CACHE;
+    process.env.PACKAGE_SDK_CACHE = CACHE;
+    writeFileSync(PROCESS, readFileSync(PROCESS, 'utf8').replace('[{role: buyer}]\n          output', '[{role: buyr}]\n          output'));
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.PACKAGE_SDK_CACHE;
+    else process.env.PACKAGE_SDK_CACHE = saved;
+    for (const dir of [CACHE, DIR]) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints what the full job prints, for the package and for a staged file of it, in every format it answers', async () => {
+    const asked = [['--package', PACKAGE], ['--package', PACKAGE, '--json'], ['--package', PACKAGE, '--format', 'github'], [PROCESS]];
+    await settle();
+    expect(await run(runReusedCheckFast, asked[0]!), 'nothing stored yet').toEqual([undefined, '']);
+    for (const args of asked) {
+      const full = await run(runCheckFast, args);
+      await settle();
+      expect(full[1]).toContain('role_not_declared');
+      expect(await run(runReusedCheckFast, args), args.join(' ')).toEqual(full);
+    }
+    appendFileSync(PROCESS, '# a comment past the last node\n');
+    await settle();
+    const [code, out] = await run(runReusedCheckFast, [PROCESS]);
+    expect([code, out]).toEqual(await run(runCheckFast, [PROCESS]));
+  });
+
+  it('leaves to the full job what a stored report does not answer', async () => {
+    await run(runCheckFast, ['--package', PACKAGE]);
+    await settle();
+    for (const extra of [['--no-cache'], ['--schema-only'], ['--format', 'sarif'], ['--list-rules'], ['--unknown-flag']]) {
+      expect(await run(runReusedCheckFast, ['--package', PACKAGE, ...extra]), extra.join(' ')).toEqual([undefined, '']);
+    }
+    writeFileSync(PROCESS, readFileSync(PROCESS, 'utf8').replace('displayName: Purchase request', 'displayName: Purchase requests'));
+    await settle();
+    expect(await run(runReusedCheckFast, ['--package', PACKAGE]), 'a value edited').toEqual([undefined, '']);
+  });
+});

@@ -21,7 +21,8 @@
  * system's clock tick of being read would look unchanged), as git treats "racily clean" entries.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
+import { replaceFileSync } from '../fs/write.js';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -529,10 +530,7 @@ function readSerialized(path: string): unknown {
 /** Writes `bytes` to `path` through a temporary file, so that a reader never sees half an index. */
 function writeAtomically(path: string, bytes: Uint8Array): boolean {
   try {
-    mkdirSync(join(path, '..'), { recursive: true });
-    const temporary = `${path}.${process.pid}.tmp`;
-    writeFileSync(temporary, bytes);
-    renameSync(temporary, path);
+    replaceFileSync(path, bytes);
     return true;
   } catch {
     return false; // a read-only or full cache directory costs speed, never a result

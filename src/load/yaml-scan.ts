@@ -1,0 +1,462 @@
+/**
+ * A scanner for the common shape of package YAML: block mappings and sequences, flow collections, plain
+ * scalars and quoted scalars on one line, comments. It builds the JSON value straight from the text — no
+ * token, syntax tree or node object per scalar — because a package of thousands of objects spends most of
+ * its cold check parsing YAML and collecting the garbage of the trees it built.
+ *
+ * It decides nothing about a file outside that shape: anything else (anchors, aliases, tags, block or
+ * multi-line scalars, escapes, explicit keys, directives, document markers, tabs, an empty value, a
+ * duplicate key, any syntax error) makes it give up, and the full parser in `yaml.ts` reads the file, so
+ * every finding of bad YAML comes from one place. What it accepts it reads the way the full parser does,
+ * node ranges included: a test compares both on every YAML file of the repository.
+ */
+import { childPointer } from '../json/pointer.js';
+import type { ScalarStyle } from './scalar-offsets.js';
+import { keyText, resolvePlain, setKey } from './yaml-scalars.js';
+
+/** Where a node is written: `[start, end)` of its value, of its key when it is a mapping's value. */
+export interface ScannedNode {
+  start: number;
+  end: number;
+  keyStart?: number;
+  keyEnd?: number;
+  /** The style of a scalar: what `mapScalar` needs to place characters inside it. */
+  style?: ScalarStyle;
+}
+
+/** What the scanner read: the value, its integral floats and the ranges of quoted scalars. */
+export interface Scanned {
+  value: unknown;
+  floats: Set<string>;
+  textRanges: [number, number][];
+  /** Every node by its JSON Pointer, when asked for (locating a finding needs it; loading does not). */
+  nodes?: Map<string, ScannedNode>;
+}
+
+/** The scanner gives up: the file is not of the common shape. */
+class OutsideShape extends Error {}
+
+/** Characters that cannot be scanned here (C0/C1 controls but the newline, tabs, BOM, line separators). */
+const UNSCANNABLE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
+/** The longest implicit key YAML allows. */
+const KEY_LIMIT = 1024;
+/** Nesting kept well below what exhausts the stack; deeper files go to the full parser. */
+const DEPTH_LIMIT = 200;
+
+const NEWLINE = 10;
+const SPACE = 32;
+const HASH = 35;
+const COLON = 58;
+const DASH = 45;
+const COMMA = 44;
+
+/**
+ * The value of `text` with the same floats and quoted-scalar ranges as the full parser would give, or
+ * undefined when the text is outside the common shape. `locate: true` also records every node's range.
+ */
+export function scanYaml(text: string, locate = false): Scanned | undefined {
+  if (UNSCANNABLE.test(text)) return undefined;
+  const scanner = new Scanner(text, locate);
+  try {
+    return scanner.document();
+  } catch (error) {
+    if (error instanceof OutsideShape) return undefined;
+    throw error;
+  }
+}
+
+function isFlowIndicator(c: number): boolean {
+  return c === COMMA || c === 91 || c === 93 || c === 123 || c === 125; // , [ ] { }
+}
+
+/** Characters that start something other than a plain scalar (`-` is handled apart). */
+function isIndicator(c: number): boolean {
+  // ? : , [ ] { } # & * ! | > ' " % @ `
+  return c === 63 || c === COLON || isFlowIndicator(c) || c === HASH || c === 38 || c === 42 || c === 33 || c === 124 ||
+    c === 62 || c === 39 || c === 34 || c === 37 || c === 64 || c === 96;
+}
+
+class Scanner {
+  private pos = 0;
+  private depth = 0;
+  /** The indentation of the content line a block collection stopped at, for the collection around it. */
+  private pending: number | undefined;
+  /** Where the line of the last node read ends (after its newline): a block collection ends there. */
+  private lastLineEnd = 0;
+  private readonly path: string[] = [];
+  private readonly floats = new Set<string>();
+  private readonly textRanges: [number, number][] = [];
+  private readonly nodes?: Map<string, ScannedNode>;
+
+  constructor(
+    private readonly text: string,
+    locate: boolean,
+  ) {
+    if (locate) this.nodes = new Map();
+  }
+
+  document(): Scanned {
+    const indent = this.contentLine();
+    const start = this.pos;
+    if (indent !== 0 || this.atSequenceEntry() || !this.atMappingKey()) this.giveUp();
+    const value = this.blockMapping(0);
+    if (this.pos < this.text.length) this.giveUp();
+    this.record(start, this.lastLineEnd);
+    const scanned: Scanned = { value, floats: this.floats, textRanges: this.textRanges };
+    if (this.nodes) scanned.nodes = this.nodes;
+    return scanned;
+  }
+
+  private giveUp(): never {
+    throw new OutsideShape();
+  }
+
+  private code(at = this.pos): number {
+    return at < this.text.length ? this.text.charCodeAt(at) : NEWLINE;
+  }
+
+  private get pointer(): string {
+    let pointer = '';
+    for (const segment of this.path) pointer = childPointer(pointer, segment);
+    return pointer;
+  }
+
+  private record(start: number, end: number, key?: [number, number], style?: ScalarStyle): void {
+    if (!this.nodes) return;
+    const node: ScannedNode = { start, end };
+    if (key) [node.keyStart, node.keyEnd] = key;
+    if (style) node.style = style;
+    this.nodes.set(this.pointer, node);
+  }
+
+  /**
+   * Skips the rest of the line (spaces, a comment), blank and comment lines; stops at the first character of
+   * the next content line and returns its indentation, or -1 at the end of the text.
+   */
+  private nextContentLine(): number {
+    if (this.pending !== undefined) {
+      const indent = this.pending;
+      this.pending = undefined;
+      return indent;
+    }
+    this.skipSpaces();
+    if (this.code() === HASH) {
+      if (this.text.charCodeAt(this.pos - 1) !== SPACE) this.giveUp(); // a comment must follow a space
+      this.skipToLineEnd();
+    }
+    if (this.pos >= this.text.length) return -1;
+    if (this.code() !== NEWLINE) this.giveUp(); // content after a node on its line
+    this.pos++;
+    return this.contentLine();
+  }
+
+  /** From the start of a line, skips blank and comment lines; the indentation of the next content line, or -1. */
+  private contentLine(): number {
+    for (;;) {
+      const lineStart = this.pos;
+      this.skipSpaces();
+      if (this.pos >= this.text.length) return -1;
+      const c = this.code();
+      if (c === HASH) this.skipToLineEnd();
+      else if (c !== NEWLINE) {
+        if (this.startsMarker(lineStart)) this.giveUp();
+        return this.pos - lineStart;
+      }
+      if (this.pos >= this.text.length) return -1;
+      this.pos++;
+    }
+  }
+
+  /** `---`, `...` or a directive at the start of a line: documents and directives are the full parser's. */
+  private startsMarker(lineStart: number): boolean {
+    if (this.pos !== lineStart) return false;
+    const three = this.text.slice(lineStart, lineStart + 3);
+    return three === '---' || three === '...' || this.text.charCodeAt(lineStart) === 37;
+  }
+
+  private skipSpaces(): void {
+    while (this.text.charCodeAt(this.pos) === SPACE) this.pos++;
+  }
+
+  private skipToLineEnd(): void {
+    const end = this.text.indexOf('\n', this.pos);
+    this.pos = end === -1 ? this.text.length : end;
+  }
+
+  /** The end of the line the scanner is on, after its newline. */
+  private lineEndAfter(at: number): number {
+    const end = this.text.indexOf('\n', at);
+    return end === -1 ? this.text.length : end + 1;
+  }
+
+  private atSequenceEntry(): boolean {
+    const next = this.code(this.pos + 1);
+    return this.code() === DASH && (next === SPACE || next === NEWLINE);
+  }
+
+  /** Whether a scalar followed by `:` starts here (looked ahead without building anything). */
+  private atMappingKey(): boolean {
+    const start = this.pos;
+    try {
+      this.scalarText(false);
+      return this.code() === COLON && this.isSeparated(this.pos + 1, false);
+    } catch (error) {
+      if (error instanceof OutsideShape) return false;
+      throw error;
+    } finally {
+      this.pos = start;
+    }
+  }
+
+  /** Whether the character at `at` ends a `:` indicator or a plain scalar before it. */
+  private isSeparated(at: number, flow: boolean): boolean {
+    const c = this.code(at);
+    return c === SPACE || c === NEWLINE || (flow && isFlowIndicator(c));
+  }
+
+  private enter(): void {
+    if (++this.depth > DEPTH_LIMIT) this.giveUp();
+  }
+
+  /** A block mapping whose keys stand at column `indent`; the scanner is at its first key. */
+  private blockMapping(indent: number): Record<string, unknown> {
+    this.enter();
+    const result: Record<string, unknown> = {};
+    const seen = new Set<string>();
+    for (;;) {
+      const keyStart = this.pos;
+      const key = this.key();
+      const keyEnd = this.pos;
+      this.pos++; // the ':'
+      if (seen.has(key)) this.giveUp();
+      seen.add(key);
+      this.path.push(key);
+      setKey(result, key, this.blockValue(indent, [keyStart, keyEnd]));
+      this.path.pop();
+      const next = this.nextContentLine();
+      if (next < indent) {
+        this.pending = next;
+        break;
+      }
+      if (next > indent || this.atSequenceEntry()) this.giveUp();
+    }
+    this.depth--;
+    return result;
+  }
+
+  /** A mapping key on one line: a plain or single-quoted scalar followed by `:`. */
+  private key(): string {
+    const start = this.pos;
+    const { text, style } = this.scalarText(false);
+    if (this.pos - start > KEY_LIMIT || this.code() !== COLON || !this.isSeparated(this.pos + 1, false)) this.giveUp();
+    return style === 'PLAIN' ? this.plainKey(text) : text;
+  }
+
+  /**
+   * The value after `key:` (or after `- `) of a block collection at column `indent`; `key` is the range
+   * of the mapping key, when there is one. Returns the value and where its last line ends.
+   */
+  private blockValue(indent: number, key?: [number, number]): unknown {
+    this.skipSpaces();
+    const c = this.code();
+    if (c === NEWLINE || c === HASH) {
+      const next = this.nextContentLine();
+      if (next < 0) this.giveUp(); // an empty value
+      const sameIndentSequence = key !== undefined && next === indent && this.atSequenceEntry();
+      if (next <= indent && !sameIndentSequence) this.giveUp();
+      return this.blockNode(next, key);
+    }
+    return this.inlineNode(key);
+  }
+
+  /** A block collection starting on its own line at column `indent`. */
+  private blockNode(indent: number, key?: [number, number]): unknown {
+    const start = this.pos;
+    let value: unknown;
+    if (this.atSequenceEntry()) value = this.blockSequence(indent);
+    else if (this.atMappingKey()) value = this.blockMapping(indent);
+    else this.giveUp(); // a scalar on the line after its key
+    this.record(start, this.lastLineEnd, key);
+    return value;
+  }
+
+  /** A node that starts on the line of its key or its `- `. */
+  private inlineNode(key?: [number, number]): unknown {
+    const c = this.code();
+    if (c === DASH && this.atSequenceEntry()) this.giveUp(); // `key: - x`, or `- - x`
+    if (key === undefined && this.atMappingKey()) {
+      // `- key: value`: a mapping whose keys stand where this one does
+      const start = this.pos;
+      const value = this.blockMapping(start - this.text.lastIndexOf('\n', start - 1) - 1);
+      this.record(start, this.lastLineEnd);
+      return value;
+    }
+    const value = c === 91 || c === 123 ? this.flowCollection(key) : this.scalar(false, key);
+    this.skipSpaces();
+    if (this.code() === COLON) this.giveUp(); // a key where a value belongs
+    this.lastLineEnd = this.lineEndAfter(this.pos);
+    return value;
+  }
+
+  /** A block sequence whose `- ` stand at column `indent`; the scanner is at the first `-`. */
+  private blockSequence(indent: number): unknown[] {
+    this.enter();
+    const items: unknown[] = [];
+    for (;;) {
+      this.pos++; // the '-'
+      this.path.push(String(items.length));
+      items.push(this.blockValue(indent));
+      this.path.pop();
+      const next = this.nextContentLine();
+      if (next < indent || (next === indent && !this.atSequenceEntry())) {
+        this.pending = next;
+        break;
+      }
+      if (next > indent) this.giveUp();
+    }
+    this.depth--;
+    return items;
+  }
+
+  /** `[…]` or `{…}`, possibly over several lines. */
+  private flowCollection(key?: [number, number]): unknown {
+    this.enter();
+    const start = this.pos;
+    const open = this.code();
+    const close = open === 91 ? 93 : 125;
+    this.pos++;
+    const sequence: unknown[] = [];
+    const mapping: Record<string, unknown> = {};
+    const seen = new Set<string>();
+    this.skipFlowSpace();
+    while (this.code() !== close) {
+      if (open === 91) {
+        this.path.push(String(sequence.length));
+        sequence.push(this.flowNode());
+      } else {
+        const keyStart = this.pos;
+        const { text, style } = this.scalarText(true);
+        const keyEnd = this.pos;
+        if (keyEnd - keyStart > KEY_LIMIT || this.code() !== COLON || !this.isSeparated(this.pos + 1, true)) this.giveUp();
+        const name = style === 'PLAIN' ? this.plainKey(text) : text;
+        if (seen.has(name)) this.giveUp();
+        seen.add(name);
+        this.pos++;
+        this.skipFlowSpace();
+        if (this.code() === COMMA || this.code() === close) this.giveUp(); // an empty value
+        this.path.push(name);
+        setKey(mapping, name, this.flowNode([keyStart, keyEnd]));
+      }
+      this.path.pop();
+      this.skipFlowSpace();
+      if (this.code() === COMMA) {
+        this.pos++;
+        this.skipFlowSpace();
+        if (this.code() === close) this.giveUp(); // a trailing comma
+      } else if (this.code() !== close) this.giveUp();
+    }
+    this.pos++;
+    this.depth--;
+    this.record(start, this.pos, key);
+    return open === 91 ? sequence : mapping;
+  }
+
+  private plainKey(text: string): string {
+    if (text === '<<') this.giveUp(); // a merge key
+    const resolved = resolvePlain(text);
+    if ('error' in resolved) this.giveUp();
+    return keyText(resolved.value, resolved.float);
+  }
+
+  private flowNode(key?: [number, number]): unknown {
+    const c = this.code();
+    if (c === 91 || c === 123) return this.flowCollection(key);
+    const value = this.scalar(true, key);
+    this.skipFlowSpace();
+    if (this.code() === COLON) this.giveUp(); // `[a: b]`, a pair in a sequence
+    return value;
+  }
+
+  /**
+   * Spaces, comments and line breaks inside a flow collection. A line break is given up: where a flow
+   * collection may continue depends on the indentation around it, which the full parser checks.
+   */
+  private skipFlowSpace(): void {
+    this.skipSpaces();
+    if (this.code() === NEWLINE || this.code() === HASH) this.giveUp();
+  }
+
+  /** A scalar value, its floats and ranges recorded. */
+  private scalar(flow: boolean, key?: [number, number]): unknown {
+    const start = this.pos;
+    const { text, style } = this.scalarText(flow);
+    this.record(start, this.pos, key, style);
+    if (style !== 'PLAIN') {
+      this.textRanges.push([start, this.pos]);
+      return text;
+    }
+    const resolved = resolvePlain(text);
+    if ('error' in resolved) this.giveUp();
+    if (resolved.float && Number.isInteger(resolved.value)) this.floats.add(this.pointer);
+    return resolved.value;
+  }
+
+  /** The text of a plain or quoted scalar on one line; the scanner stops right after it. */
+  private scalarText(flow: boolean): { text: string; style: ScalarStyle } {
+    const c = this.code();
+    if (c === 39) return { text: this.singleQuoted(), style: 'QUOTE_SINGLE' };
+    if (c === 34) return { text: this.doubleQuoted(), style: 'QUOTE_DOUBLE' };
+    return { text: this.plain(flow), style: 'PLAIN' };
+  }
+
+  private singleQuoted(): string {
+    const text = this.text;
+    let at = this.pos + 1;
+    let value = '';
+    for (;;) {
+      const close = text.indexOf("'", at);
+      const newline = text.indexOf('\n', at);
+      if (close === -1 || (newline !== -1 && newline < close)) this.giveUp(); // unclosed, or over several lines
+      value += text.slice(at, close);
+      if (text.charCodeAt(close + 1) !== 39) {
+        this.pos = close + 1;
+        return value;
+      }
+      value += "'";
+      at = close + 2;
+    }
+  }
+
+  private doubleQuoted(): string {
+    const text = this.text;
+    const close = text.indexOf('"', this.pos + 1);
+    const newline = text.indexOf('\n', this.pos + 1);
+    if (close === -1 || (newline !== -1 && newline < close)) this.giveUp();
+    const value = text.slice(this.pos + 1, close);
+    if (value.includes('\\')) this.giveUp(); // escapes are the full parser's
+    this.pos = close + 1;
+    return value;
+  }
+
+  /** A plain scalar on one line: up to `: `, ` #`, the line's end, or (in flow) a flow indicator. */
+  private plain(flow: boolean): string {
+    const text = this.text;
+    const start = this.pos;
+    const first = this.code();
+    if (first === NEWLINE || first === SPACE) this.giveUp();
+    if (isIndicator(first)) this.giveUp();
+    if (first === DASH && this.isSeparated(start + 1, flow)) this.giveUp();
+    let end = start;
+    let at = start;
+    for (; at < text.length; at++) {
+      const c = text.charCodeAt(at);
+      if (c === NEWLINE) break;
+      if (c === COLON && this.isSeparated(at + 1, flow)) break;
+      if (c === HASH && text.charCodeAt(at - 1) === SPACE) break;
+      if (flow && isFlowIndicator(c)) break;
+      if (c !== SPACE) end = at + 1;
+    }
+    this.pos = end;
+    return text.slice(start, end);
+  }
+}

@@ -35,6 +35,8 @@ export interface Scanned {
 
 /** The scanner gives up: the file is not of the common shape. */
 class OutsideShape extends Error {}
+/** One instance, thrown each time: a lookahead that fails is common, and a stack trace is not needed. */
+const OUTSIDE_SHAPE = new OutsideShape('outside the common shape of package YAML');
 
 /** Characters that cannot be scanned here (C0/C1 controls but the newline, tabs, BOM, line separators). */
 const UNSCANNABLE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
@@ -60,7 +62,7 @@ export function scanYaml(text: string, locate = false): Scanned | undefined {
   try {
     return scanner.document();
   } catch (error) {
-    if (error instanceof OutsideShape) return undefined;
+    if (error === OUTSIDE_SHAPE) return undefined;
     throw error;
   }
 }
@@ -108,7 +110,7 @@ class Scanner {
   }
 
   private giveUp(): never {
-    throw new OutsideShape();
+    throw OUTSIDE_SHAPE;
   }
 
   private code(at = this.pos): number {
@@ -201,7 +203,7 @@ class Scanner {
       this.scalarText(false);
       return this.code() === COLON && this.isSeparated(this.pos + 1, false);
     } catch (error) {
-      if (error instanceof OutsideShape) return false;
+      if (error === OUTSIDE_SHAPE) return false;
       throw error;
     } finally {
       this.pos = start;

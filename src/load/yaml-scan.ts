@@ -1,11 +1,11 @@
 /**
  * A scanner for the common shape of package YAML: block mappings and sequences, flow collections, plain
- * scalars and quoted scalars on one line, comments. It builds the JSON value straight from the text — no
+ * and quoted scalars on one line, literal and folded block scalars, comments. It builds the JSON value straight from the text — no
  * token, syntax tree or node object per scalar — because a package of thousands of objects spends most of
  * its cold check parsing YAML and collecting the garbage of the trees it built.
  *
- * It decides nothing about a file outside that shape: anything else (anchors, aliases, tags, block or
- * multi-line scalars, escapes, explicit keys, directives, document markers, tabs, an empty value, a
+ * It decides nothing about a file outside that shape: anything else (anchors, aliases, tags, multi-line
+ * plain or quoted scalars, escapes, explicit keys, directives, document markers, tabs, an empty value, a
  * duplicate key, any syntax error) makes it give up, and the full parser in `yaml.ts` reads the file, so
  * every finding of bad YAML comes from one place. What it accepts it reads the way the full parser does,
  * node ranges included: a test compares both on every YAML file of the repository.
@@ -22,6 +22,8 @@ export interface ScannedNode {
   keyEnd?: number;
   /** The style of a scalar: what `mapScalar` needs to place characters inside it. */
   style?: ScalarStyle;
+  /** The text of a scalar, before it is resolved to a number, a boolean or null. */
+  text?: string;
 }
 
 /** What the scanner read: the value, its integral floats and the ranges of quoted scalars. */
@@ -67,6 +69,29 @@ export function scanYaml(text: string, locate = false): Scanned | undefined {
   }
 }
 
+/**
+ * The lines of a folded scalar joined: the break between two lines of text is a space, and each empty line
+ * a break; around a more-indented line (one starting with a space) every break is kept.
+ */
+function fold(lines: readonly string[]): string {
+  let value = '';
+  let empty = 0;
+  let previous: string | undefined;
+  for (const line of lines) {
+    if (line === '') {
+      empty++;
+      continue;
+    }
+    if (previous === undefined) value += '\n'.repeat(empty);
+    else if (previous.charCodeAt(0) !== SPACE && line.charCodeAt(0) !== SPACE) value += empty === 0 ? ' ' : '\n'.repeat(empty);
+    else value += '\n'.repeat(empty + 1);
+    value += line;
+    previous = line;
+    empty = 0;
+  }
+  return value;
+}
+
 function isFlowIndicator(c: number): boolean {
   return c === COMMA || c === 91 || c === 93 || c === 123 || c === 125; // , [ ] { }
 }
@@ -80,6 +105,8 @@ function isIndicator(c: number): boolean {
 
 class Scanner {
   private pos = 0;
+  /** The column of the block collection a flow collection is written in: its lines must stand further right. */
+  private blockIndent = 0;
   private depth = 0;
   /** The indentation of the content line a block collection stopped at, for the collection around it. */
   private pending: number | undefined;
@@ -123,11 +150,11 @@ class Scanner {
     return pointer;
   }
 
-  private record(start: number, end: number, key?: [number, number], style?: ScalarStyle): void {
+  private record(start: number, end: number, key?: [number, number], style?: ScalarStyle, text?: string): void {
     if (!this.nodes) return;
     const node: ScannedNode = { start, end };
     if (key) [node.keyStart, node.keyEnd] = key;
-    if (style) node.style = style;
+    if (style) [node.style, node.text] = [style, text];
     this.nodes.set(this.pointer, node);
   }
 
@@ -268,7 +295,7 @@ class Scanner {
       if (next <= indent && !sameIndentSequence) this.giveUp();
       return this.blockNode(next, key);
     }
-    return this.inlineNode(key);
+    return this.inlineNode(indent, key);
   }
 
   /** A block collection starting on its own line at column `indent`. */
@@ -283,7 +310,7 @@ class Scanner {
   }
 
   /** A node that starts on the line of its key or its `- `. */
-  private inlineNode(key?: [number, number]): unknown {
+  private inlineNode(indent: number, key?: [number, number]): unknown {
     const c = this.code();
     if (c === DASH && this.atSequenceEntry()) this.giveUp(); // `key: - x`, or `- - x`
     if (key === undefined && this.atMappingKey()) {
@@ -293,10 +320,63 @@ class Scanner {
       this.record(start, this.lastLineEnd);
       return value;
     }
+    if (c === 124 || c === 62) return this.blockScalar(indent, key); // | >
+    this.blockIndent = indent;
     const value = c === 91 || c === 123 ? this.flowCollection(key) : this.scalar(false, key);
     this.skipSpaces();
     if (this.code() === COLON) this.giveUp(); // a key where a value belongs
     this.lastLineEnd = this.lineEndAfter(this.pos);
+    return value;
+  }
+
+  /**
+   * A literal (`|`) or folded (`>`) block scalar of a block collection at column `indent`, clipped or
+   * stripped (`-`). A kept end (`+`), an indentation indicator and spaces past the indentation on an empty
+   * line are the full parser's.
+   */
+  private blockScalar(indent: number, key?: [number, number]): string {
+    const text = this.text;
+    const start = this.pos;
+    const style: ScalarStyle = this.code() === 124 ? 'BLOCK_LITERAL' : 'BLOCK_FOLDED';
+    this.pos++;
+    const strip = this.code() === DASH;
+    if (strip) this.pos++;
+    this.skipSpaces();
+    if (this.code() === HASH && text.charCodeAt(this.pos - 1) === SPACE) this.skipToLineEnd();
+    if (this.code() !== NEWLINE || this.pos >= text.length) this.giveUp();
+    const lines: string[] = [];
+    let contentIndent = -1;
+    let end = this.pos + 1;
+    let at = this.pos + 1;
+    while (at < text.length) {
+      const newline = text.indexOf('\n', at);
+      const lineEnd = newline === -1 ? text.length : newline;
+      let spaces = at;
+      while (spaces < lineEnd && text.charCodeAt(spaces) === SPACE) spaces++;
+      const column = spaces - at;
+      if (spaces === lineEnd) {
+        if (contentIndent !== -1 ? column > contentIndent : column > indent) this.giveUp(); // spaces that are content
+        lines.push('');
+      } else {
+        if (contentIndent === -1) contentIndent = column;
+        if (column < contentIndent) {
+          if (column > indent) this.giveUp(); // less indented than the scalar, more than its collection
+          break;
+        }
+        const line = text.slice(at + contentIndent, lineEnd);
+        lines.push(line);
+        end = newline === -1 ? text.length : newline + 1;
+      }
+      at = lineEnd + 1;
+    }
+    if (contentIndent <= indent) this.giveUp(); // no content: an empty scalar
+    while (lines.at(-1) === '') lines.pop();
+    const body = style === 'BLOCK_LITERAL' ? lines.join('\n') : fold(lines);
+    const value = strip ? body : `${body}\n`;
+    this.pos = text.charCodeAt(end - 1) === NEWLINE ? end - 1 : end;
+    this.lastLineEnd = end;
+    this.textRanges.push([start, end]);
+    this.record(start, end, key, style, value);
     return value;
   }
 
@@ -379,20 +459,33 @@ class Scanner {
     return value;
   }
 
-  /**
-   * Spaces, comments and line breaks inside a flow collection. A line break is given up: where a flow
-   * collection may continue depends on the indentation around it, which the full parser checks.
-   */
+  /** Spaces, comments and line breaks inside a flow collection; its lines stand right of its block collection. */
   private skipFlowSpace(): void {
-    this.skipSpaces();
-    if (this.code() === NEWLINE || this.code() === HASH) this.giveUp();
+    const text = this.text;
+    for (;;) {
+      this.skipSpaces();
+      const c = this.code();
+      if (c === HASH) {
+        const before = text.charCodeAt(this.pos - 1);
+        if (before !== SPACE && before !== NEWLINE) this.giveUp();
+        this.skipToLineEnd();
+        continue;
+      }
+      if (c !== NEWLINE) return;
+      if (this.pos >= text.length) this.giveUp(); // the text ends inside the collection
+      const lineStart = ++this.pos;
+      this.skipSpaces();
+      const next = this.code();
+      if (next === NEWLINE || next === HASH) continue;
+      if (this.pos - lineStart <= this.blockIndent || this.startsMarker(lineStart)) this.giveUp();
+    }
   }
 
   /** A scalar value, its floats and ranges recorded. */
   private scalar(flow: boolean, key?: [number, number]): unknown {
     const start = this.pos;
     const { text, style } = this.scalarText(flow);
-    this.record(start, this.pos, key, style);
+    this.record(start, this.pos, key, style, text);
     if (style !== 'PLAIN') {
       this.textRanges.push([start, this.pos]);
       return text;

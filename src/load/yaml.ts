@@ -459,10 +459,7 @@ class ScannedDocument implements SourceDocument {
   locateInScalar(pointer: string, offset: number): Span {
     const { node, complete } = this.find(pointer);
     if (!complete || node.style === undefined) return this.locate(pointer);
-    const written = this.text.slice(node.start, node.end);
-    const quoted = written.slice(1, -1); // the scanner reads no escapes: a double-quoted scalar is its text
-    const expected = node.style === 'PLAIN' ? written : node.style === 'QUOTE_SINGLE' ? quoted.replaceAll("''", "'") : quoted;
-    const map = mapScalar(this.text, node.start, node.end, node.style).find((m) => m.value === expected);
+    const map = mapScalar(this.text, node.start, node.end, node.style).find((m) => m.value === node.text);
     if (map === undefined) return this.locate(pointer);
     const index = Math.max(0, Math.min(offset, map.value.length));
     const at = map.offsets[index]!;

@@ -82,17 +82,42 @@ describe('the scanner of common package YAML', () => {
     ['a mapping as the last item', 'a:\n  - b: 1\n    c:\n      d: 2\n'],
     ['no newline at the end', 'a:\n  b: c'],
     ['__proto__ as a key', '__proto__: 1\nb: {__proto__: 2}\n'],
+    ['literal block scalars', 'a: |\n  x\n\n  # text\n# comment\nb: |-\n    y\n     z\n\n\nc:\n  - |\n    w\n  - v\n'],
+    ['folded block scalars', 'a: >-\n  x\n  y\n\n  z \n\n\n  w\nb: >\n\n  v\nc: > # why\n  u'],
+    ['a folded block scalar with more-indented lines', 'a: >\n  x\n   y\n\n   z\n  w\n\n  v\n  u\nb: 1\n'],
+    ['a block scalar ending a nested mapping', 'a:\n  b: |\n    x\n\nc: 1\n'],
+    ['multi-line flow collections', 'a: {b: 1,\n   c: [x,\n# note\n\n     y], d:\n  2}\ne:\n- {f: 1,\n g: 2}\n'],
   ])('reads %s as the full parser does', (_name, text) => {
     expect(expectSameAsFullParser(text)).toBe(true);
+  });
+
+  it('reads block scalars of any lines as the full parser does', () => {
+    let seed = 21;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const kinds = ['text', 'more indented', '', 'a b '];
+    let scanned = 0;
+    for (let i = 0; i < 400; i++) {
+      const lines = Array.from({ length: 1 + random(6) }, () => kinds[random(kinds.length)]!);
+      const body = lines.map((line) => (line === '' ? '' : line.startsWith('more') ? `     ${line}` : `    ${line}`)).join('\n');
+      const header = `${['|', '>'][random(2)]}${['', '-'][random(2)]}`;
+      if (expectSameAsFullParser(`a:\n  b: ${header}\n${body}\n${random(2) ? '\n' : ''}  c: 1\n`)) scanned++;
+    }
+    expect(scanned).toBeGreaterThan(200);
   });
 
   it.each([
     ['an anchor and an alias', 'a: &x 1\nb: *x\n'],
     ['a merge key', 'a: {b: 1}\nc:\n  <<: {b: 2}\n'],
     ['a tag', 'a: !!str 1\n'],
-    ['a block scalar', 'a: |\n  text\n'],
     ['a multi-line plain scalar', 'a: one\n  two\n'],
-    ['a multi-line flow collection', 'a: [1,\n  2]\n'],
+    ['a flow collection not indented past its mapping', 'a:\n  b: [1,\n  2]\n'],
+    ['a multi-line scalar in a flow collection', 'a: [one\n  two]\n'],
+    ['a kept block scalar', 'a: |+\n  x\n\n'],
+    ['a block scalar with an indentation indicator', 'a: |2\n   x\n'],
+    ['an empty block scalar', 'a: |\nb: 1\n'],
     ['an escape', 'a: "\\u0041"\n'],
     ['an empty value', 'a:\nb: 1\n'],
     ['a duplicate key', 'a: 1\na: 2\n'],

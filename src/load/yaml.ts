@@ -427,6 +427,10 @@ function hasRange(node: unknown): node is Node & { range: [number, number, numbe
   return node !== null && typeof node === 'object' && Array.isArray((node as Node).range);
 }
 
+/** Shared by the documents that have none: an empty set or map per file is a good part of a small file's memory. */
+const NO_FLOATS: ReadonlySet<string> = new Set();
+const NO_SUPPRESSIONS: ReadonlyMap<number, readonly string[]> = new Map();
+
 /**
  * A file the scanner read: the value and what the suppressions need, nothing more. Where its nodes are
  * written is scanned again the first time a finding asks — most files of a large package get none.
@@ -444,10 +448,9 @@ class ScannedDocument implements SourceDocument {
     scanned: Scanned,
   ) {
     this.value = scanned.value;
-    this.floats = scanned.floats;
-    this.suppressions = text.includes('package-sdk-disable-next-line')
-      ? findSuppressions(text, this.lines(), scanned.textRanges)
-      : new Map();
+    this.floats = scanned.floats.size > 0 ? scanned.floats : NO_FLOATS;
+    const suppressions = text.includes('package-sdk-disable-next-line') ? findSuppressions(text, this.lines(), scanned.textRanges) : undefined;
+    this.suppressions = suppressions?.size ? suppressions : NO_SUPPRESSIONS;
   }
 
   locate(pointer: string, part: 'key' | 'value' = 'value'): Span {

@@ -226,6 +226,8 @@ class Scanner {
   /** Whether a scalar followed by `:` starts here (looked ahead without building anything). */
   private atMappingKey(): boolean {
     const start = this.pos;
+    const c = this.code();
+    if (c !== 39 && c !== 34 && (isIndicator(c) || c === SPACE || c === NEWLINE)) return false; // no scalar starts here
     try {
       this.scalarText(false);
       return this.code() === COLON && this.isSeparated(this.pos + 1, false);
@@ -313,16 +315,17 @@ class Scanner {
   private inlineNode(indent: number, key?: [number, number]): unknown {
     const c = this.code();
     if (c === DASH && this.atSequenceEntry()) this.giveUp(); // `key: - x`, or `- - x`
-    if (key === undefined && this.atMappingKey()) {
-      // `- key: value`: a mapping whose keys stand where this one does
-      const start = this.pos;
-      const value = this.blockMapping(start - this.text.lastIndexOf('\n', start - 1) - 1);
-      this.record(start, this.lastLineEnd);
-      return value;
-    }
     if (c === 124 || c === 62) return this.blockScalar(indent, key); // | >
     this.blockIndent = indent;
-    const value = c === 91 || c === 123 ? this.flowCollection(key) : this.scalar(false, key);
+    let value: unknown;
+    if (c === 91 || c === 123) value = this.flowCollection(key);
+    else {
+      const start = this.pos;
+      const { text, style } = this.scalarText(false);
+      // `- key: value`: a mapping whose keys stand where this one does
+      if (key === undefined && this.code() === COLON && this.isSeparated(this.pos + 1, false)) return this.compactMapping(start);
+      value = this.resolved(start, text, style, key);
+    }
     this.skipSpaces();
     if (this.code() === COLON) this.giveUp(); // a key where a value belongs
     this.lastLineEnd = this.lineEndAfter(this.pos);
@@ -377,6 +380,14 @@ class Scanner {
     this.lastLineEnd = end;
     this.textRanges.push([start, end]);
     this.record(start, end, key, style, value);
+    return value;
+  }
+
+  /** The mapping that starts at `start`, on the line of its `- `. */
+  private compactMapping(start: number): Record<string, unknown> {
+    this.pos = start;
+    const value = this.blockMapping(start - this.text.lastIndexOf('\n', start - 1) - 1);
+    this.record(start, this.lastLineEnd);
     return value;
   }
 
@@ -485,6 +496,11 @@ class Scanner {
   private scalar(flow: boolean, key?: [number, number]): unknown {
     const start = this.pos;
     const { text, style } = this.scalarText(flow);
+    return this.resolved(start, text, style, key);
+  }
+
+  /** The value of the scalar just read from `start`: its text, or what a plain scalar resolves to. */
+  private resolved(start: number, text: string, style: ScalarStyle, key?: [number, number]): unknown {
     this.record(start, this.pos, key, style, text);
     if (style !== 'PLAIN') {
       this.textRanges.push([start, this.pos]);

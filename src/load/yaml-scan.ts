@@ -112,6 +112,8 @@ class Scanner {
   private pending: number | undefined;
   /** Where the line of the last node read ends (after its newline): a block collection ends there. */
   private lastLineEnd = 0;
+  /** The deepest indentation of the comment lines before the current content line, -1 when there are none. */
+  private commentIndent = -1;
   private readonly path: string[] = [];
   private readonly floats = new Set<string>();
   private readonly textRanges: [number, number][] = [];
@@ -181,13 +183,16 @@ class Scanner {
 
   /** From the start of a line, skips blank and comment lines; the indentation of the next content line, or -1. */
   private contentLine(): number {
+    this.commentIndent = -1;
     for (;;) {
       const lineStart = this.pos;
       this.skipSpaces();
       if (this.pos >= this.text.length) return -1;
       const c = this.code();
-      if (c === HASH) this.skipToLineEnd();
-      else if (c !== NEWLINE) {
+      if (c === HASH) {
+        this.commentIndent = Math.max(this.commentIndent, this.pos - lineStart);
+        this.skipToLineEnd();
+      } else if (c !== NEWLINE) {
         if (this.startsMarker(lineStart)) this.giveUp();
         return this.pos - lineStart;
       }
@@ -266,7 +271,7 @@ class Scanner {
       this.path.pop();
       const next = this.nextContentLine();
       if (next < indent) {
-        this.pending = next;
+        this.endCollection(indent, next);
         break;
       }
       if (next > indent || this.atSequenceEntry()) this.giveUp();
@@ -391,6 +396,17 @@ class Scanner {
     return value;
   }
 
+  /**
+   * A block collection at column `indent` ends before a line at column `next`. Comment lines as far right
+   * as the entries of a nested collection (further right for the document's own mapping, whose comments at
+   * column 0 are the document's), between its last entry and that line, belong to it in the full parser's
+   * tree and stretch its range in a way left to that parser.
+   */
+  private endCollection(indent: number, next: number): void {
+    if (this.commentIndent > indent || (this.commentIndent === indent && this.path.length > 0)) this.giveUp();
+    this.pending = next;
+  }
+
   /** A block sequence whose `- ` stand at column `indent`; the scanner is at the first `-`. */
   private blockSequence(indent: number): unknown[] {
     this.enter();
@@ -402,7 +418,7 @@ class Scanner {
       this.path.pop();
       const next = this.nextContentLine();
       if (next < indent || (next === indent && !this.atSequenceEntry())) {
-        this.pending = next;
+        this.endCollection(indent, next);
         break;
       }
       if (next > indent) this.giveUp();

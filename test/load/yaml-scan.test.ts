@@ -70,6 +70,29 @@ describe('the scanner of common package YAML', () => {
     expect(scanned / files.length).toBeGreaterThan(0.5);
   });
 
+  it('reads what it accepts of randomly edited fixtures as the full parser does, and refuses nothing the full parser takes for bad YAML', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const texts = sourceFilesUnder(ROOT, join(ROOT, 'fixtures/check'))
+      .filter((file) => file.endsWith('.yaml'))
+      .map((file) => readFileSync(join(ROOT, file), 'utf8'))
+      .filter((text) => scanYaml(text) !== undefined);
+    const pieces = [':', ' ', '-', '#', '\n', '"', "'", '  ', '- ', ': ', '{', '}', '[', ']', ',', '|', '>', '|-', '>-', 'x', '1.0', '\n  ', '\n- ', ' #c', '~', '  a: b\n', '\n\n'];
+    let accepted = 0;
+    for (let i = 0; i < 1500; i++) {
+      let text = texts[random(texts.length)]!;
+      for (let edits = 1 + random(3); edits > 0; edits--) {
+        const at = random(text.length + 1);
+        text = text.slice(0, at) + (random(3) > 0 ? pieces[random(pieces.length)] : '') + text.slice(at + random(3));
+      }
+      if (expectSameAsFullParser(text)) accepted++;
+    }
+    expect(accepted).toBeGreaterThan(500);
+  });
+
   it.each([
     ['block mappings and sequences', 'a: 1\nb:\n  c: x y\n  d:\n    - 1\n    - k: v\n      j: "q"\n\ne: [a, {b: c}]\n'],
     ['a sequence at the indentation of its key', 'a:\n- 1\n- x: y\n  z: w\nb: 2\n'],
@@ -129,6 +152,8 @@ describe('the scanner of common package YAML', () => {
     ['an indented continuation', 'a:\n  b: 1\n   c: 2\n'],
     ['a root that is no mapping', '- 1\n'],
     ['a trailing comma', 'a: [1, ]\n'],
+    ['a comment line closing a nested collection', 'a:\n  - b: 1\n  #c: 2\nd: 3\n'],
+    ['an indented comment line closing the document', 'a: 1\n #c\n'],
   ])('gives %s to the full parser', (_name, text) => {
     expect(scanYaml(text)).toBeUndefined();
   });

@@ -122,3 +122,9 @@ export function keyText(value: unknown, float: boolean | undefined): string {
   if (typeof value === 'number' && float && Number.isInteger(value)) return value.toFixed(1);
   return String(value);
 }
+
+/** Sets `key` as an own property even when it is `__proto__` (which an assignment would take as the prototype). */
+export function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}

@@ -20,7 +20,9 @@ import { childPointer, pointerSegments } from '../json/pointer.js';
 import { mapScalar } from './scalar-offsets.js';
 import type { ScalarMap, ScalarStyle } from './scalar-offsets.js';
 import { findSuppressions } from './suppressions.js';
-import { collectionTagAllowed, keyText, NOT_JSON, resolvePlain, resolveTagged, shortTag } from './yaml-scalars.js';
+import { scanYaml } from './yaml-scan.js';
+import type { Scanned, ScannedNode } from './yaml-scan.js';
+import { collectionTagAllowed, keyText, NOT_JSON, resolvePlain, resolveTagged, setKey, shortTag } from './yaml-scalars.js';
 import type { ScalarResult } from './yaml-scalars.js';
 
 /** Nodes that aliases may add beyond those written (a "billion laughs" file stops here). */
@@ -30,6 +32,13 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** Parses `text` (the contents of `file`) into a document, or into findings when it is not a package's YAML. */
 export function parseYaml(text: string, file: string): LoadResult {
+  const scanned = scanYaml(text);
+  if (scanned !== undefined) return { document: new ScannedDocument(file, text, scanned), findings: [] };
+  return parseYamlFully(text, file);
+}
+
+/** The full parser: every file the scanner gives up on, and every finding of bad YAML. */
+export function parseYamlFully(text: string, file: string): LoadResult {
   const lineStarts = lineStartsOf(text);
   let doc: Document.Parsed;
   try {
@@ -116,11 +125,6 @@ function scalarResult(node: Scalar): ScalarResult {
   const text = String(node.value);
   if (node.tag !== undefined) return resolveTagged(node.tag, text);
   return node.type === 'PLAIN' ? resolvePlain(text) : { value: text };
-}
-
-function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 /** Turns the syntax tree into the JSON value, applying the scalar rules and the alias limits. */
@@ -421,4 +425,62 @@ class YamlDocument implements SourceDocument {
 
 function hasRange(node: unknown): node is Node & { range: [number, number, number] } {
   return node !== null && typeof node === 'object' && Array.isArray((node as Node).range);
+}
+
+/** Shared by the documents that have none: an empty set or map per file is a good part of a small file's memory. */
+const NO_FLOATS: ReadonlySet<string> = new Set();
+const NO_SUPPRESSIONS: ReadonlyMap<number, readonly string[]> = new Map();
+
+/**
+ * A file the scanner read: the value and what the suppressions need, nothing more. Where its nodes are
+ * written is scanned again the first time a finding asks — most files of a large package get none.
+ */
+class ScannedDocument implements SourceDocument {
+  readonly value: unknown;
+  readonly floats: ReadonlySet<string>;
+  readonly suppressions: ReadonlyMap<number, readonly string[]>;
+  private nodes?: ReadonlyMap<string, ScannedNode>;
+  private lineStarts?: readonly number[];
+
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    scanned: Scanned,
+  ) {
+    this.value = scanned.value;
+    this.floats = scanned.floats.size > 0 ? scanned.floats : NO_FLOATS;
+    const suppressions = text.includes('package-sdk-disable-next-line') ? findSuppressions(text, this.lines(), scanned.textRanges) : undefined;
+    this.suppressions = suppressions?.size ? suppressions : NO_SUPPRESSIONS;
+  }
+
+  locate(pointer: string, part: 'key' | 'value' = 'value'): Span {
+    const { node, complete } = this.find(pointer);
+    const useKey = node.keyStart !== undefined && (part === 'key' || !complete);
+    return useKey ? spanOf(this.lines(), node.keyStart!, node.keyEnd!) : spanOf(this.lines(), node.start, node.end);
+  }
+
+  locateInScalar(pointer: string, offset: number): Span {
+    const { node, complete } = this.find(pointer);
+    if (!complete || node.style === undefined) return this.locate(pointer);
+    const map = mapScalar(this.text, node.start, node.end, node.style).find((m) => m.value === node.text);
+    if (map === undefined) return this.locate(pointer);
+    const index = Math.max(0, Math.min(offset, map.value.length));
+    const at = map.offsets[index]!;
+    return spanOf(this.lines(), at, index < map.value.length ? at + 1 : at);
+  }
+
+  /** The node at `pointer`, or the deepest node on its way (`complete: false`). */
+  private find(pointer: string): { node: ScannedNode; complete: boolean } {
+    this.nodes ??= scanYaml(this.text, true)!.nodes!;
+    let at = pointer;
+    for (;;) {
+      const node = this.nodes.get(at);
+      if (node !== undefined) return { node, complete: at === pointer };
+      at = at.slice(0, Math.max(0, at.lastIndexOf('/')));
+    }
+  }
+
+  private lines(): readonly number[] {
+    return (this.lineStarts ??= lineStartsOf(this.text));
+  }
 }

@@ -68,7 +68,9 @@ describe('package sources', () => {
 describe('responsiveness', () => {
   it('answers /v1/health while a plan of ten large files parses: it waits for one file, not for the package', async () => {
     const files = [{ path: 'package.yaml', content: 'apiVersion: taimen.ai/v1\nkind: Package\nkey: slow\nspec: {version: 1.0.0}\n' }];
-    for (let i = 0; i < 10; i++) files.push({ path: `roles/r${i}.yaml`, content: `apiVersion: taimen.ai/v1\nkind: Role\nkey: r${i}\nspec: {name: R}\n${'\n'.repeat(60_000)}` });
+    // The document marker sends each file to the full YAML parser, slow on 60,000 lines (the scanner of common
+    // package YAML would read them at once and leave nothing to wait for).
+    for (let i = 0; i < 10; i++) files.push({ path: `roles/r${i}.yaml`, content: `---\napiVersion: taimen.ai/v1\nkind: Role\nkey: r${i}\nspec: {name: R}\n${'\n'.repeat(60_000)}` });
     const started = performance.now();
     let planning = true;
     const plan = core.call('POST', '/api/v1/packages:plan', { body: { package: { files } } }).finally(() => {

@@ -4,7 +4,7 @@
  * bin/run.js runs this from a bundle of its own, a fifth of check's: a pre-commit hook or an editor asks
  * mostly about unchanged packages, and loading the rules would cost as much as the rest of such a run.
  */
-import { filtered, parseCheckArgs, printed, renderedOutcome, storedReport } from './check.js';
+import { filtered, parseCheckArgs, printed, renderedOutcome, storedReport, type CheckRequest } from './check.js';
 
 /**
  * Prints the stored report and returns the exit status, or returns undefined (nothing printed) when there is
@@ -12,9 +12,22 @@ import { filtered, parseCheckArgs, printed, renderedOutcome, storedReport } from
  */
 export async function runReusedCheckFast(argv: readonly string[], version: string): Promise<number | undefined> {
   const asked = parseCheckArgs(argv);
-  // The list of codes, --schema-only and SARIF read the catalog of every rule: the full job's.
-  if (!asked?.cache || asked.listRules || asked.schemaOnly || asked.format === 'sarif') return undefined;
+  if (!asked || !answersFromIndex(asked)) return undefined;
   const { request, staged, reused } = await storedReport(asked);
   if (reused === undefined) return undefined;
   return printed(request, await renderedOutcome(request, { report: await filtered(request, reused, staged) }, version));
+}
+
+/**
+ * Whether `runReusedCheckFast` asks the index for `argv`: when it then prints nothing, the index had no report
+ * that still stands, and the full job need not ask again.
+ */
+export function asksIndex(argv: readonly string[]): boolean {
+  const asked = parseCheckArgs(argv);
+  return asked !== undefined && answersFromIndex(asked);
+}
+
+/** The list of codes, --schema-only and SARIF read the catalog of every rule: the full job's. */
+function answersFromIndex(asked: CheckRequest): boolean {
+  return asked.cache && !asked.listRules && !asked.schemaOnly && asked.format !== 'sarif';
 }

@@ -52,9 +52,10 @@ export interface CheckOutcome {
   exitCode: number;
 }
 
-export async function runCheckRequest(asked: CheckRequest, version: string): Promise<CheckOutcome> {
+/** `storedReportAsked`: the index was just asked for a report that still stands, and had none (bin/run.js). */
+export async function runCheckRequest(asked: CheckRequest, version: string, storedReportAsked = false): Promise<CheckOutcome> {
   if (asked.listRules) return listRules(asked.json);
-  const { request, staged, index, key, reused } = await storedReport(asked);
+  const { request, staged, index, key, reused } = await storedReport(asked, !storedReportAsked);
   if (reused) return renderedOutcome(request, { report: await filtered(request, reused, staged) }, version);
   const { check } = await import('../check/index.js');
   const checked = await check({
@@ -69,13 +70,14 @@ export async function runCheckRequest(asked: CheckRequest, version: string): Pro
 
 /**
  * The targets of `asked` (staged files with their packages), the workspace index when it is used, and the
- * report it holds for them when that report still stands.
+ * report it holds for them when that report still stands (when `lookup`: comparing the inputs costs a stat of
+ * each, and a parse of each changed one).
  */
-export async function storedReport(asked: CheckRequest): Promise<StoredReport> {
+export async function storedReport(asked: CheckRequest, lookup = true): Promise<StoredReport> {
   const { request, staged } = withStagedPackages(asked);
   const index = request.cache ? await useCheckCache(request.cwd) : undefined;
   const key = index ? reportKey(request) : undefined;
-  if (index === undefined || key === undefined) return { request, staged, index, key, reused: undefined };
+  if (index === undefined || key === undefined || !lookup) return { request, staged, index, key, reused: undefined };
   const { parseSource } = await import('../load/source.js');
   return { request, staged, index, key, reused: index.reusableReport(key, parseSource) as CheckReport | undefined };
 }
@@ -186,10 +188,10 @@ async function schemaOnly(report: CheckReport): Promise<CheckReport> {
  * The lean entry: handles `check` arguments it fully understands and returns undefined otherwise (help, an
  * unknown flag, a bad value), so that the full command reports usage problems with help text.
  */
-export async function runCheckFast(argv: readonly string[], version: string): Promise<number | undefined> {
+export async function runCheckFast(argv: readonly string[], version: string, storedReportAsked = false): Promise<number | undefined> {
   const request = parseCheckArgs(argv);
   if (!request) return undefined;
-  return printed(request, await runCheckRequest(request, version));
+  return printed(request, await runCheckRequest(request, version, storedReportAsked));
 }
 
 /** Prints `outcome` as asked (the report under --json, else its rendering) and returns its exit status. */

@@ -364,10 +364,7 @@ class YamlDocument implements SourceDocument {
 
   locateInScalar(pointer: string, offset: number): Span {
     const map = this.scalarMap(pointer);
-    if (map === undefined) return this.locate(pointer);
-    const index = Math.max(0, Math.min(offset, map.value.length));
-    const at = map.offsets[index]!;
-    return spanOf(this.lineStarts, at, index < map.value.length ? at + 1 : at);
+    return map === undefined ? this.locate(pointer) : spanInScalar(this.lineStarts, map, offset);
   }
 
   /**
@@ -423,6 +420,13 @@ class YamlDocument implements SourceDocument {
   }
 }
 
+/** The span of the character at `offset` of a string whose characters `map` places (its end: the place after it). */
+function spanInScalar(lineStarts: readonly number[], map: ScalarMap, offset: number): Span {
+  const index = Math.max(0, Math.min(offset, map.value.length));
+  const at = map.offsets[index]!;
+  return spanOf(lineStarts, at, index < map.value.length ? at + 1 : at);
+}
+
 function hasRange(node: unknown): node is Node & { range: [number, number, number] } {
   return node !== null && typeof node === 'object' && Array.isArray((node as Node).range);
 }
@@ -441,6 +445,7 @@ class ScannedDocument implements SourceDocument {
   readonly suppressions: ReadonlyMap<number, readonly string[]>;
   private nodes?: ReadonlyMap<string, ScannedNode>;
   private lineStarts?: readonly number[];
+  private readonly scalarMaps = new Map<string, ScalarMap | undefined>();
 
   constructor(
     readonly file: string,
@@ -460,13 +465,17 @@ class ScannedDocument implements SourceDocument {
   }
 
   locateInScalar(pointer: string, offset: number): Span {
+    const map = this.scalarMap(pointer);
+    return map === undefined ? this.locate(pointer) : spanInScalar(this.lines(), map, offset);
+  }
+
+  /** Where each character of the string at `pointer` is written (kept: a finding locates its start and its end). */
+  private scalarMap(pointer: string): ScalarMap | undefined {
+    if (this.scalarMaps.has(pointer)) return this.scalarMaps.get(pointer);
     const { node, complete } = this.find(pointer);
-    if (!complete || node.style === undefined) return this.locate(pointer);
-    const map = mapScalar(this.text, node.start, node.end, node.style).find((m) => m.value === node.text);
-    if (map === undefined) return this.locate(pointer);
-    const index = Math.max(0, Math.min(offset, map.value.length));
-    const at = map.offsets[index]!;
-    return spanOf(this.lines(), at, index < map.value.length ? at + 1 : at);
+    const map = complete && node.style !== undefined ? mapScalar(this.text, node.start, node.end, node.style).find((m) => m.value === node.text) : undefined;
+    this.scalarMaps.set(pointer, map);
+    return map;
   }
 
   /** The node at `pointer`, or the deepest node on its way (`complete: false`). */

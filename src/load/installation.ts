@@ -9,17 +9,17 @@
  * | package_not_found    | error    | a `{key, path}` entry's directory has no package.yaml                      |
  * | installation_invalid | error    | the --install file is not `kind: Installation` (a malformed `spec` is a     |
  * |                      |          | schema violation, reported by check stage 1)                               |
- * | lock_required        | error    | a git entry has no entry in packages.lock (from the default resolver, src/lock/) |
+ * | lock_required        | error    | a git entry has no entry in packages.lock (from the default resolver)      |
  * | lock_invalid         | error    | packages.lock cannot be read as package-sdk.lock/v1                        |
- * | (git source codes)   |          | whatever the git resolver reports (src/lock/resolver.ts)                   |
+ * | (git source codes)   |          | whatever the git resolver reports (source-resolver.ts)                     |
  * | invalid_document, package_not_found, requires_cycle, package_key_mismatch … | | see package.ts, package-set.ts |
  */
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceDocument } from '../json/document.js';
 import type { Finding } from '../model/finding.js';
-import type { Installation, InstallationEntry } from '../model/installation.js';
+import type { Installation, InstallationEntry, SourcePlace } from '../model/installation.js';
 import type { PackageSource } from '../model/package.js';
-import type { GitSourceResolver } from '../sources/resolver.js';
+import type { GitSourceResolver } from './source-resolver.js';
 import type { LockEntry } from '../sources/lock-file.js';
 import { loadError } from './load-finding.js';
 import { displayPath, loadEnvelopeFile, MANIFEST } from './package.js';
@@ -28,7 +28,7 @@ import { childPointer } from '../json/pointer.js';
 import { isFile } from './source.js';
 import { isRecord } from '../json/guards.js';
 import { LOCK_FILE_NAME, LockFileError, readLock } from '../sources/lock-file.js';
-import { gitSourceResolver, sourcePlace } from '../sources/resolver.js';
+import { finding as sourceFinding, gitSourceResolver } from './source-resolver.js';
 
 export interface InstallationLoadOptions {
   cwd: string;
@@ -59,7 +59,7 @@ export async function loadInstallationFile(
   // An entry of another shape is a schema violation, reported by stage 1 with the rest of the file.
   const packages = Array.isArray(envelope.spec.packages) ? envelope.spec.packages : [];
   packages.forEach((raw, index) => {
-    const entry = entryOf(raw, childPointer('/spec/packages', index));
+    const entry = entryOf(raw, childPointer('/spec/packages', index), document);
     if (entry !== undefined) entries.push(entry);
   });
   const packagesDir = typeof envelope.spec.packagesDir === 'string' ? resolve(dir, envelope.spec.packagesDir) : undefined;
@@ -74,16 +74,23 @@ export async function loadInstallationFile(
   return { installation, findings };
 }
 
-function entryOf(raw: unknown, pointer: string): InstallationEntry | undefined {
+function entryOf(raw: unknown, pointer: string, document: SourceDocument): InstallationEntry | undefined {
   if (typeof raw === 'string') return { key: raw, pointer };
   if (!isRecord(raw) || typeof raw.key !== 'string') return undefined;
   if (raw.git === undefined) {
-    return typeof raw.path === 'string' && raw.ref === undefined ? { key: raw.key, source: { path: raw.path }, pointer } : undefined;
+    if (typeof raw.path !== 'string' || raw.ref !== undefined) return undefined;
+    return { key: raw.key, source: { path: raw.path }, pointer, place: sourcePlace(document, pointer) };
   }
   if (typeof raw.git !== 'string' || typeof raw.ref !== 'string') return undefined;
   if (raw.path !== undefined && typeof raw.path !== 'string') return undefined;
   const source: PackageSource = { git: raw.git, ref: raw.ref, ...(typeof raw.path === 'string' && raw.path !== '' ? { path: raw.path } : {}) };
-  return { key: raw.key, source, pointer };
+  return { key: raw.key, source, pointer, place: sourcePlace(document, pointer) };
+}
+
+/** Where the source entry at `pointer` of `document` is written, with its fields, for the findings about it. */
+function sourcePlace(document: SourceDocument, pointer: string): SourcePlace {
+  const field = (name: string) => document.locate(childPointer(pointer, name));
+  return { file: document.file, path: pointer, ...document.locate(pointer), fields: { git: field('git'), ref: field('ref'), path: field('path') } };
 }
 
 /**
@@ -102,7 +109,7 @@ export async function explicitPackageDirs(
     const source = entry.source;
     if (source === undefined || known.has(entry.key)) continue;
     if ('git' in source) {
-      const resolution = await git!.resolve({ key: entry.key, ...source }, git!.lock.get(entry.key), sourcePlace(installation.document, entry.pointer));
+      const resolution = await git!.resolve({ key: entry.key, ...source }, git!.lock.get(entry.key), entry.place);
       findings.push(...resolution.findings);
       known.set(entry.key, 'dir' in resolution ? { dir: resolution.dir, source } : undefined);
       continue;
@@ -111,9 +118,8 @@ export async function explicitPackageDirs(
     if (await isFile(join(dir, MANIFEST))) known.set(entry.key, { dir, source: { path: sourcePath(installation.dir, dir) } });
     else {
       known.set(entry.key, undefined);
-      const pointer = childPointer(entry.pointer, 'path');
-      findings.push(loadError('package_not_found', installation.file, installation.document.locate(pointer), pointer,
-        `package '${entry.key}': no ${MANIFEST} in ${displayPath(options.cwd, dir) || '.'}`, 'the path is relative to the installation file'));
+      findings.push(sourceFinding(entry.place, 'package_not_found', 'error',
+        `package '${entry.key}': no ${MANIFEST} in ${displayPath(options.cwd, dir) || '.'}`, 'the path is relative to the installation file', 'path'));
     }
   }
   return known;

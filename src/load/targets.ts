@@ -10,7 +10,7 @@
  */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { GitSourceResolver } from '../sources/resolver.js';
+import type { GitSourceResolver } from './source-resolver.js';
 import type { Finding } from '../model/finding.js';
 import type { Installation } from '../model/installation.js';
 import { Workspace, type LooseFile } from '../model/workspace.js';

@@ -13,7 +13,7 @@ import {
   isGitLockSource, LockFileError, lockDocument, lockFileFor, readLock, serializeLock, writeLock,
   type LockDocument, type LockEntry, type LockSource,
 } from '../sources/lock-file.js';
-import { finding, pinningResolver, type PinnedCommit } from '../sources/resolver.js';
+import { finding, pinningResolver, type PinnedCommit } from '../load/source-resolver.js';
 import type { GitSource } from '../sources/source.js';
 
 /**
@@ -29,7 +29,7 @@ import type { GitSource } from '../sources/source.js';
  * | package_version_missing   | error    | a manifest has no spec.version                                        |
  * | checkout_changed          | error    | a git checkout changed while lock ran                                  |
  * | tag_moved                 | warning  | a tag points elsewhere than in the previous lock (the new commit is locked) |
- * (plus the codes of the installation and of git sources: see installation.ts and resolver.ts)
+ * (plus the codes of the installation and of git sources: see load/installation.ts and load/source-resolver.ts)
  */
 
 export interface LockOptions {

@@ -2,7 +2,7 @@
  * An `Installation` (compat-package-sdk-install.md §1): which packages an environment gets and from
  * where. Its packages, once resolved, are the `Workspace`'s packages.
  */
-import type { SourceDocument } from '../json/document.js';
+import type { SourceDocument, Span } from '../json/document.js';
 import type { PackageSource } from './package.js';
 
 export interface InstallationEntry {
@@ -11,6 +11,17 @@ export interface InstallationEntry {
   source?: PackageSource;
   /** JSON Pointer of the entry (`/spec/packages/N`). */
   pointer: string;
+  /** Where a source entry (`{key, path}` or git) is written, with its fields: findings about the source point there. */
+  place?: SourcePlace;
+}
+
+/** Where an installation's source entry is written: findings about the source point there. */
+export interface SourcePlace extends Span {
+  file: string;
+  /** JSON Pointer of the source entry in the installation document. */
+  path: string;
+  /** Where each field of the entry is written, when known. */
+  fields?: Partial<Record<'git' | 'ref' | 'path', Span>>;
 }
 
 export interface Installation {

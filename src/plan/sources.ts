@@ -12,7 +12,7 @@ import { Refusal } from '../fs/refusal.js';
 import { check } from '../check/index.js';
 import { contentHash } from '../sources/content-hash.js';
 import { LOCK_FILE_NAME, LockFileError, lockHash, readLock } from '../sources/lock-file.js';
-import { gitSourceResolver, sameSource } from '../sources/resolver.js';
+import { gitSourceResolver, sameSource } from '../load/source-resolver.js';
 import { isLocalUrl } from '../sources/source.js';
 
 export interface LoadedInstallation {

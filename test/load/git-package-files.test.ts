@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { check } from '../../src/check/index.js';
 import { lock } from '../../src/lock/lock.js';
-import { gitSourceResolver } from '../../src/sources/resolver.js';
+import { gitSourceResolver } from '../../src/load/source-resolver.js';
 import { installation, manifest, Sandbox } from '../lock/repos.js';
 
 let sandbox: Sandbox;

@@ -6,7 +6,7 @@ import { checkoutDir, sourceDir } from '../../src/sources/cache.js';
 import { contentHash } from '../../src/sources/content-hash.js';
 import { readLock, type LockEntry } from '../../src/sources/lock-file.js';
 import { lock } from '../../src/lock/lock.js';
-import { gitSourceResolver } from '../../src/sources/resolver.js';
+import { gitSourceResolver } from '../../src/load/source-resolver.js';
 import { loadTargets } from '../../src/load/targets.js';
 import { redactCredentials, type GitSource } from '../../src/sources/source.js';
 import { renderFinding } from '../../src/report/text.js';

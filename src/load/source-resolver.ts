@@ -1,11 +1,12 @@
-import type { SourceDocument, Span } from '../json/document.js';
-import { childPointer } from '../json/pointer.js';
 import type { Finding, Severity } from '../model/finding.js';
-import { SourceError } from './errors.js';
-import { materialiseSource, pinSource, type PinnedSource, type SourceOptions } from './git-source.js';
-import { isGitLockSource, orderedSource, type LockEntry, type LockSource } from './lock-file.js';
-import { redactCredentials, sourceProblems, type GitSource } from './source.js';
-import { cacheRoot } from './cache.js';
+import type { SourcePlace } from '../model/installation.js';
+import { SourceError } from '../sources/errors.js';
+import { materialiseSource, pinSource, type PinnedSource, type SourceOptions } from '../sources/git-source.js';
+import { isGitLockSource, orderedSource, type LockEntry, type LockSource } from '../sources/lock-file.js';
+import { redactCredentials, sourceProblems, type GitSource } from '../sources/source.js';
+import { cacheRoot } from '../sources/cache.js';
+
+export type { SourcePlace } from '../model/installation.js';
 
 /**
  * The seam between loading an installation and git: the loader hands each git source (and the lock's entry
@@ -26,21 +27,6 @@ import { cacheRoot } from './cache.js';
  * | git_missing        | error         | git is not in PATH                                                    |
  * | cache_race         | error         | a cached checkout vanished while being read                           |
  */
-
-/** Where the source is written: findings about it point there. */
-export interface SourcePlace extends Span {
-  file: string;
-  /** JSON Pointer of the source entry in the installation document. */
-  path: string;
-  /** Where each field of the entry is written, when known. */
-  fields?: Partial<Record<'git' | 'ref' | 'path', Span>>;
-}
-
-/** Where the source entry at `pointer` of `document` is written, with its fields, for the findings about it. */
-export function sourcePlace(document: SourceDocument, pointer: string): SourcePlace {
-  const field = (name: string) => document.locate(childPointer(pointer, name));
-  return { file: document.file, path: pointer, ...document.locate(pointer), fields: { git: field('git'), ref: field('ref'), path: field('path') } };
-}
 
 export type GitSourceResolution = { dir: string; findings: Finding[] } | { findings: Finding[] };
 

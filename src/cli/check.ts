@@ -10,6 +10,7 @@ import type { CodeInfo } from '../check/catalog.js';
 import type { CheckReport, CheckResult } from '../check/index.js';
 import type { SourceDocument } from '../json/document.js';
 import type { ParseCache } from '../load/parse-cache.js';
+import type { Installation } from '../model/installation.js';
 import type { Finding } from '../model/finding.js';
 import type { Workspace } from '../model/workspace.js';
 
@@ -76,8 +77,9 @@ export async function runCheckRequest(asked: CheckRequest, version: string, stor
 export async function storedReport(asked: CheckRequest, lookup = true): Promise<StoredReport> {
   const { request, staged } = withStagedPackages(asked);
   const index = request.cache ? await useCheckCache(request.cwd) : undefined;
-  const key = index ? reportKey(request) : undefined;
-  if (index === undefined || key === undefined || !lookup) return { request, staged, index, key, reused: undefined };
+  if (index === undefined) return { request, staged, index, key: undefined, reused: undefined };
+  const key = reportKey(request);
+  if (!lookup) return { request, staged, index, key, reused: undefined };
   const { parseSource } = await import('../load/source.js');
   return { request, staged, index, key, reused: index.reusableReport(key, parseSource) as CheckReport | undefined };
 }
@@ -126,25 +128,33 @@ function isFilePath(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
-/**
- * What names a report in the workspace index: the working directory and the targets. Checks of an
- * installation are not reused whole: git sources and the lock file are inputs the index does not watch.
- */
-export function reportKey(request: CheckRequest): string | undefined {
-  if (request.install !== undefined) return undefined;
-  return JSON.stringify([resolve(request.cwd ?? '.'), request.packages ?? [], request.paths]);
+/** What names a report in the workspace index: the working directory and the targets. */
+export function reportKey(request: CheckRequest): string {
+  return JSON.stringify([resolve(request.cwd ?? '.'), request.install ?? null, request.packages ?? [], request.paths]);
 }
 
 /**
- * Keeps the report for the next run with what it depends on: the files loaded, every file and folder of the
- * packages, and the folders where targets and requires are looked for (a package added there changes what
- * a key resolves to).
+ * Keeps the report for the next run with what it depends on: the files loaded (the installation file among
+ * them), every file and folder of the packages, and the folders where targets and requires are looked for (a
+ * package added there changes what a key resolves to). A check of an installation with git sources is not
+ * kept: what a source resolves to also depends on its remote (a moved tag, an unreachable host), which no stat
+ * of the workspace shows.
  */
 function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report }: CheckResult): void {
+  const installation = workspace.installation;
+  if (installation?.entries.some((entry) => entry.source !== undefined && 'git' in entry.source)) return;
   const cwd = resolve(request.cwd ?? '.');
   const trees = workspace.packages.map((pkg) => pkg.dir);
-  const listed = [cwd, join(cwd, 'packages'), ...[...(request.packages ?? []), ...request.paths].map((target) => resolve(cwd, target)), ...trees.map((dir) => dirname(dir))];
+  const targets = [...(request.install !== undefined ? [request.install] : []), ...(request.packages ?? []), ...request.paths].map((target) => resolve(cwd, target));
+  const listed = [cwd, join(cwd, 'packages'), ...targets, ...trees.map((dir) => dirname(dir)), ...installationFolders(installation)];
   index.storeReport(key, report, trees, [...new Set(listed)]);
+}
+
+/** Where an installation's packages are looked for, and the folders its `{key, path}` entries name (found or not). */
+function installationFolders(installation: Installation | undefined): string[] {
+  if (installation === undefined) return [];
+  const named = installation.entries.flatMap(({ source }) => (source === undefined || 'git' in source ? [] : [resolve(installation.dir, source.path)]));
+  return [...installation.searchDirs, ...named];
 }
 
 /** The report as asked: the findings of the staged files only (when files were given), of stage 1 only (`--schema-only`). */

@@ -2,7 +2,7 @@
  * The first step of a plain `check` (the small bundle bin/run.js tries first) prints a stored report that
  * still stands exactly as the full job does, and leaves everything else to the full job.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -68,5 +68,42 @@ describe('check answered from a stored report', () => {
     writeFileSync(PROCESS, readFileSync(PROCESS, 'utf8').replace('displayName: Purchase request', 'displayName: Purchase requests'));
     await settle();
     expect(await run(runReusedCheckFast, ['--package', PACKAGE]), 'a value edited').toEqual([undefined, '']);
+  });
+
+  it('answers a check of an installation of local packages, until a package appears where an entry points', async () => {
+    const install = join(DIR, 'local.yaml');
+    writeFileSync(install, [
+      'apiVersion: taimen.ai/v1', 'kind: Installation', 'key: local', 'spec:', '  packages:',
+      '    - {key: purchase-requests, path: ./packages/purchase-requests}', '    - {key: later, path: ./later}', '',
+    ].join('\n'));
+    const args = ['--install', install];
+    await settle();
+    const full = await run(runCheckFast, args);
+    await settle();
+    expect(full[1]).toContain('package_not_found');
+    expect(await run(runReusedCheckFast, args)).toEqual(full);
+    mkdirSync(join(DIR, 'later'));
+    writeFileSync(join(DIR, 'later/package.yaml'), 'apiVersion: taimen.ai/v1\nkind: Package\nkey: later\nspec: {version: 1.0.0}\n');
+    await settle();
+    expect(await run(runReusedCheckFast, args), 'the entry now finds a package').toEqual([undefined, '']);
+    const again = await run(runCheckFast, args);
+    expect(again[1]).not.toContain('package_not_found');
+    await settle();
+    expect(await run(runReusedCheckFast, args)).toEqual(again);
+  });
+
+  it('keeps no report of an installation with a git source: what it resolves to depends on its remote', async () => {
+    const install = join(DIR, 'remote.yaml');
+    writeFileSync(install, [
+      'apiVersion: taimen.ai/v1', 'kind: Installation', 'key: remote', 'spec:', '  packages:',
+      '    - {key: purchase-requests, path: ./packages/purchase-requests}',
+      '    - {key: shared, git: "https://git.example.com/shared.git", ref: v1.0.0}', '',
+    ].join('\n'));
+    const args = ['--install', install];
+    await settle();
+    const full = await run(runCheckFast, args);
+    expect(full[1]).toContain('lock_required');
+    await settle();
+    expect(await run(runReusedCheckFast, args)).toEqual([undefined, '']);
   });
 });

@@ -55,8 +55,7 @@ async function reportOf(cwd: string, cache: boolean): Promise<string> {
 }
 
 function reusable(cwd: string): boolean {
-  const key = reportKey(requestFor(cwd, true));
-  return key !== undefined && new ParseCache(join(CACHE, 'check'), cwd).reusableReport(key, parseSource) !== undefined;
+  return new ParseCache(join(CACHE, 'check'), cwd).reusableReport(reportKey(requestFor(cwd, true)), parseSource) !== undefined;
 }
 
 describe('check with the workspace index', () => {

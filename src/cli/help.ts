@@ -24,13 +24,19 @@ function columnsOf(value: string | undefined): number | undefined {
   return value !== undefined && /^\d+$/.test(value.trim()) && Number(value) > 0 ? Number(value) : undefined;
 }
 
-/** `wrap` of oclif line by line, with the lines of a list item indented under its text. */
+/** A marker a user copies into a file as it is written (`<!-- package-sdk:docs -->`): never broken. */
+const MARKER = /<!--.*?-->/g;
+/** Holds a marker's spaces through oclif's wrap, which breaks at spaces only; as wide as the space it holds. */
+const HELD_SPACE = '\u00a0';
+
+/** `wrap` of oclif line by line, with the lines of a list item indented under its text, and markers whole. */
 function wrapKeepingItems(body: string, spacing: number, wrap: (text: string, spacing: number) => string): string {
   return body
     .split('\n')
     .map((line) => {
       const hang = ITEM.test(line) ? 2 : 0;
-      const [first = '', ...rest] = wrap(line.slice(hang), spacing + hang).split('\n');
+      const held = line.slice(hang).replace(MARKER, (marker) => marker.replaceAll(' ', HELD_SPACE));
+      const [first = '', ...rest] = wrap(held, spacing + hang).replaceAll(HELD_SPACE, ' ').split('\n');
       return [line.slice(0, hang) + first, ...rest.map((next) => ' '.repeat(hang) + next)].join('\n');
     })
     .join('\n');

@@ -118,6 +118,8 @@ describe.each(WIDTHS)('help at %i columns', (width) => {
     expect(help).toContain('USAGE');
     expect(help.split('\n').filter((line) => line.length > width)).toEqual([]);
     expect(unevenLines(help, width)).toEqual([]);
+    // A marker a user copies into a file (`<!-- package-sdk:docs -->`) is never broken across lines.
+    expect(help.split('\n').filter((line) => /<!--(?!.*-->)/.test(line) || /^(?!.*<!--).*-->/.test(line))).toEqual([]);
   });
 
   it.each(COMMANDS.map((command): [string, ManifestCommand] => [command.id.replaceAll(':', ' '), command]))('%s: says everything it declares, in order', async (_name, command) => {

@@ -6,8 +6,6 @@ import { isGitLockSource, orderedSource, type LockEntry, type LockSource } from 
 import { redactCredentials, sourceProblems, type GitSource } from '../sources/source.js';
 import { cacheRoot } from '../sources/cache.js';
 
-export type { SourcePlace } from '../model/installation.js';
-
 /**
  * The seam between loading an installation and git: the loader hands each git source (and the lock's entry
  * for its key) to a resolver and gets a package directory, or findings placed where the source is written.

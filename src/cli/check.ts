@@ -65,7 +65,7 @@ export async function runCheckRequest(asked: CheckRequest, version: string, stor
     ...(request.packages ? { packages: request.packages } : {}),
     paths: request.paths,
   });
-  if (index && key !== undefined) storeReport(index, key, request, checked);
+  if (index && key !== undefined) await storeReport(index, key, request, checked);
   return renderedOutcome(request, { workspace: checked.workspace, report: await filtered(request, checked.report, staged) }, version);
 }
 
@@ -135,26 +135,28 @@ export function reportKey(request: CheckRequest): string {
 
 /**
  * Keeps the report for the next run with what it depends on: the files loaded (the installation file among
- * them), every file and folder of the packages, and the folders where targets and requires are looked for (a
- * package added there changes what a key resolves to). A check of an installation with git sources is not
- * kept: what a source resolves to also depends on its remote (a moved tag, an unreachable host), which no stat
- * of the workspace shows.
+ * them), every file and folder of the packages, and where targets and requires are looked for (a package
+ * added there changes what a key resolves to). A check of an installation with git sources is not kept: what
+ * a source resolves to also depends on its remote (a moved tag, an unreachable host), which no stat of the
+ * workspace shows.
  */
-function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report }: CheckResult): void {
+async function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report }: CheckResult): Promise<void> {
   const installation = workspace.installation;
   if (installation?.entries.some((entry) => entry.source !== undefined && 'git' in entry.source)) return;
   const cwd = resolve(request.cwd ?? '.');
   const trees = workspace.packages.map((pkg) => pkg.dir);
   const targets = [...(request.install !== undefined ? [request.install] : []), ...(request.packages ?? []), ...request.paths].map((target) => resolve(cwd, target));
-  const listed = [cwd, join(cwd, 'packages'), ...targets, ...trees.map((dir) => dirname(dir)), ...installationFolders(installation)];
-  index.storeReport(key, report, trees, [...new Set(listed)]);
+  const lookedIn = request.install !== undefined
+    ? await installationInputs(installation, workspace.packages)
+    : [cwd, join(cwd, 'packages'), ...trees.map((dir) => dirname(dir))];
+  index.storeReport(key, report, trees, [...new Set([...targets, ...lookedIn])]);
 }
 
-/** Where an installation's packages are looked for, and the folders its `{key, path}` entries name (found or not). */
-function installationFolders(installation: Installation | undefined): string[] {
+/** Where an installation's packages were looked for (none when the installation file could not be used). */
+async function installationInputs(installation: Installation | undefined, packages: Workspace['packages']): Promise<string[]> {
   if (installation === undefined) return [];
-  const named = installation.entries.flatMap(({ source }) => (source === undefined || 'git' in source ? [] : [resolve(installation.dir, source.path)]));
-  return [...installation.searchDirs, ...named];
+  const { installationProbes } = await import('../load/installation.js');
+  return installationProbes(installation, packages);
 }
 
 /** The report as asked: the findings of the staged files only (when files were given), of stage 1 only (`--schema-only`). */

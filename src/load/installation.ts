@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceDocument } from '../json/document.js';
 import type { Finding } from '../model/finding.js';
 import type { Installation, InstallationEntry, SourcePlace } from '../model/installation.js';
-import type { PackageSource } from '../model/package.js';
+import type { Package, PackageSource } from '../model/package.js';
 import type { GitSourceResolver } from './source-resolver.js';
 import type { LockEntry } from '../sources/lock-file.js';
 import { loadError } from './load-finding.js';
@@ -128,6 +128,19 @@ export async function explicitPackageDirs(
 /** The source a local package gets in packages.lock: its path from the installation file's directory. */
 export function sourcePath(installDir: string, dir: string): string {
   return relative(installDir, dir).split(sep).join('/') || '.';
+}
+
+/**
+ * Where loading `installation` looked beyond the files it read: each place a package key is looked for
+ * (`<folder>/<key>/package.yaml` in every search folder, for the entries' keys and every requirement of the
+ * `packages` loaded) and the folders its `{key, path}` entries name. A package that appears at one of them
+ * changes what the installation loads; a file written beside them (a plan, a lock) does not.
+ */
+export function installationProbes(installation: Installation, packages: readonly Package[]): string[] {
+  const keys = new Set([...installation.entries.map((entry) => entry.key), ...packages.flatMap((pkg) => [pkg.key, ...pkg.requires.map((requirement) => requirement.package)])]);
+  const probes = [...keys].flatMap((key) => installation.searchDirs.map((dir) => join(dir, key, MANIFEST)));
+  const named = installation.entries.flatMap(({ source }) => (source === undefined || 'git' in source ? [] : [resolve(installation.dir, source.path)]));
+  return [...probes, ...named];
 }
 
 /** Loads every package of `installation` into `set`, in dependency order. */

@@ -70,7 +70,7 @@ describe('check answered from a stored report', () => {
     expect(await run(runReusedCheckFast, ['--package', PACKAGE]), 'a value edited').toEqual([undefined, '']);
   });
 
-  it('answers a check of an installation of local packages, until a package appears where an entry points', async () => {
+  it('answers a check of an installation of local packages, through files written beside it, until a package appears where an entry points', async () => {
     const install = join(DIR, 'local.yaml');
     writeFileSync(install, [
       'apiVersion: taimen.ai/v1', 'kind: Installation', 'key: local', 'spec:', '  packages:',
@@ -82,6 +82,9 @@ describe('check answered from a stored report', () => {
     await settle();
     expect(full[1]).toContain('package_not_found');
     expect(await run(runReusedCheckFast, args)).toEqual(full);
+    writeFileSync(join(DIR, 'plan.json'), '{}\n'); // written beside the installation by a plan: not an input
+    await settle();
+    expect(await run(runReusedCheckFast, args), 'a plan written beside it').toEqual(full);
     mkdirSync(join(DIR, 'later'));
     writeFileSync(join(DIR, 'later/package.yaml'), 'apiVersion: taimen.ai/v1\nkind: Package\nkey: later\nspec: {version: 1.0.0}\n');
     await settle();
@@ -90,6 +93,15 @@ describe('check answered from a stored report', () => {
     expect(again[1]).not.toContain('package_not_found');
     await settle();
     expect(await run(runReusedCheckFast, args)).toEqual(again);
+    // A key alone is looked for as <folder>/<key>/package.yaml in the search folders.
+    writeFileSync(install, readFileSync(install, 'utf8').replace('    - {key: later', '    - extra\n    - {key: later'));
+    await settle();
+    expect((await run(runCheckFast, args))[1]).toContain("package 'extra' not found");
+    await settle();
+    mkdirSync(join(DIR, 'packages/extra'));
+    writeFileSync(join(DIR, 'packages/extra/package.yaml'), 'apiVersion: taimen.ai/v1\nkind: Package\nkey: extra\nspec: {version: 1.0.0}\n');
+    await settle();
+    expect(await run(runReusedCheckFast, args), 'the key now finds a package').toEqual([undefined, '']);
   });
 
   it('keeps no report of an installation with a git source: what it resolves to depends on its remote', async () => {

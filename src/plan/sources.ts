@@ -4,19 +4,17 @@
  * compared with the packages, the static check passed, and `lockHash` computed from what is on disk now.
  */
 import { join, resolve } from 'node:path';
-import { isError, type Finding } from '../model/finding.js';
+import { isError } from '../model/finding.js';
 import type { Installation } from '../model/installation.js';
 import type { Workspace } from '../model/workspace.js';
 import type { LockEntry } from '../sources/lock-file.js';
 import { Refusal } from '../fs/refusal.js';
-import { check } from '../check/index.js';
 import { contentHash } from '../sources/content-hash.js';
 import { LOCK_FILE_NAME, LockFileError, lockHash, readLock } from '../sources/lock-file.js';
 import { activeParseCache, type Parse, type ParseCache } from '../load/parse-cache.js';
 import { MANIFEST } from '../load/package.js';
 import { gitSourceResolver, sameSource, type GitSourceResolver } from '../load/source-resolver.js';
 import { loadTargets } from '../load/targets.js';
-import { isLocalUrl } from '../sources/source.js';
 
 export interface LoadedInstallation {
   workspace: Workspace;
@@ -96,18 +94,14 @@ async function checkedInstallation(install: string, resolveGitSource: GitSourceR
     const workspace = await loadTargets({ install, resolveGitSource, ...(cwd ? { cwd } : {}) });
     if (workspace.installation && !workspace.findings.some(isError)) return { workspace, warnings: [], contentHashes: new Map(stored.contentHashes), verdictReused: true };
   }
-  const { report, workspace } = await check({ install, resolveGitSource, ...(cwd ? { cwd } : {}) });
-  const errors = report.errors.filter((finding) => !isLocalGitUrlFinding(finding, workspace.installation, isLocalUrl));
-  if (errors.length > 0 || !workspace.installation) {
-    const lines = errors.map(describe);
-    throw new Refusal('packages_invalid', `packages failed the check:\n  ${lines.join('\n  ')}`, { hint: `package-sdk check --install ${install} shows them with their code frames`, exitCode: 1, problems: lines });
-  }
+  // Loaded only now: a plan whose stored verdict stands never initializes the rules (nor CEL under them).
+  const { checkedWorkspace } = await import('./checked-workspace.js');
+  const { workspace, installation, warnings } = await checkedWorkspace(install, resolveGitSource, cwd);
   const contentHashes = new Map<string, string>();
-  if (index !== undefined && !hasGitSources(workspace.installation)) {
+  if (index !== undefined && !hasGitSources(installation)) {
     for (const pkg of workspace.packages) contentHashes.set(pkg.dir, await contentHash(pkg.dir));
     storeVerdict(index, key, workspace, contentHashes);
   }
-  const warnings = report.warnings.filter((finding) => finding.code === 'source_unavailable').map(describe);
   return { workspace, warnings, contentHashes, verdictReused: false };
 }
 
@@ -150,20 +144,4 @@ function lockProblems(
   const extra = lockEntries.map((entry) => entry.key).filter((key) => !known.has(key)).sort();
   if (extra.length > 0) problems.push(`lock_stale: lock has packages not in the installation: ${extra.join(', ')}`);
   return problems;
-}
-
-/**
- * Local git sources (loopback http, `file://`) are ours, for trying things on one machine and for tests; the
- * published schema knows only remote URLs, so its complaint about them is dropped here as `lock` drops it.
- * Their transport is still checked by the git source rules.
- */
-function isLocalGitUrlFinding(finding: Finding, installation: Installation | undefined, isLocalUrl: (url: string) => boolean): boolean {
-  if (finding.code !== 'schema_violation' || !installation || finding.file !== installation.file) return false;
-  const index = /^\/spec\/packages\/(\d+)\/git$/.exec(finding.path)?.[1];
-  const entry = index === undefined ? undefined : installation.entries.find((candidate) => candidate.pointer === `/spec/packages/${index}`);
-  return entry?.source !== undefined && 'git' in entry.source && isLocalUrl(entry.source.git);
-}
-
-function describe(finding: Finding): string {
-  return `${finding.file}:${finding.line}:${finding.column}: ${isError(finding) ? 'error' : 'warning'} ${finding.code}: ${finding.message}`;
 }

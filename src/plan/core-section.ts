@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { byCodePoint } from '../json/canonical.js';
+import { activeParseCache } from '../load/parse-cache.js';
 import type { Package } from '../model/package.js';
 import type { CoreClient, CoreAnswer } from '../client/client.js';
 import type { CorePlan, CoreSection } from './document.js';
@@ -44,8 +45,19 @@ export async function packageFiles(pkg: Package, values: Readonly<Record<string,
   found.sort((a, b) => byParts(a.parts, b.parts));
   return found.map(({ parts, path }) => {
     const name = parts.join('/');
-    return { path: name, content: substitute(readFileSync(path, 'utf8'), values, `${pkg.key}/${name}`) };
+    return { path: name, content: substitute(indexedText(path) ?? readFileSync(path, 'utf8'), values, `${pkg.key}/${name}`) };
   });
+}
+
+/**
+ * The text of a package file as the check's index holds it for the stat this run saw (the file was loaded a
+ * moment ago), when its size shows that decoding dropped nothing — a byte-order mark is sent to the core as
+ * written; else undefined, and the file is read.
+ */
+function indexedText(path: string): string | undefined {
+  const text = activeParseCache()?.lookup(path, path)?.document?.text;
+  if (text === undefined) return undefined;
+  return statSync(path, { throwIfNoEntry: false })?.size === Buffer.byteLength(text) ? text : undefined;
 }
 
 /** What a symbolic link points at; undefined when it dangles or cannot be followed. */

@@ -16,6 +16,8 @@ export interface PlanRequest {
   replayLimit: number;
   overwriteConsole: boolean;
   detailedExitcode: boolean;
+  /** Reuse the check's index (`--no-cache`: check everything afresh). */
+  cache: boolean;
 }
 
 /** What `plan` prints after the plan, and its exit status: 2 for a plan with changes under --detailed-exitcode. */
@@ -34,7 +36,7 @@ export async function runPlanFast(argv: readonly string[], _version?: string): P
   if (!request) return undefined;
   const [{ plan }, { useCheckCache }, { refusalOf }, { renderRefusal }, { paintFor }] = await Promise.all([
     import('../plan/plan.js'), import('./check.js'), import('./refusal.js'), import('../report/refusal.js'), import('../report/paint.js')]);
-  await useCheckCache();
+  if (request.cache) await useCheckCache();
   try {
     const result = await plan({
       install: request.install, server: request.server, out: request.out, replayLimit: request.replayLimit, overwriteConsole: request.overwriteConsole,
@@ -60,6 +62,7 @@ function parsePlanArgs(argv: readonly string[]): PlanRequest | undefined {
       options: {
         install: { type: 'string' }, server: { type: 'string' }, out: { type: 'string' }, env: { type: 'string' }, workspace: { type: 'string' },
         'replay-limit': { type: 'string' }, 'overwrite-console': { type: 'boolean' }, 'detailed-exitcode': { type: 'boolean' },
+        cache: { type: 'boolean' }, 'no-cache': { type: 'boolean' },
       },
     });
     const replayLimit = values['replay-limit'] === undefined ? 50 : Number(values['replay-limit']);
@@ -71,6 +74,7 @@ function parsePlanArgs(argv: readonly string[]): PlanRequest | undefined {
       install, server, out, replayLimit,
       ...(values.env !== undefined ? { env: values.env } : {}), ...(values.workspace !== undefined ? { workspace: values.workspace } : {}),
       overwriteConsole: values['overwrite-console'] ?? false, detailedExitcode: values['detailed-exitcode'] ?? false,
+      cache: !values['no-cache'],
     };
   } catch {
     return undefined;

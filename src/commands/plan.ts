@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { JsonCommand } from '../cli/json-command.js';
-import { envFlag } from '../cli/plan-flags.js';
+import { cacheFlag, envFlag } from '../cli/plan-flags.js';
 import type { PlanDocument } from '../plan/document.js';
 import { localCore } from '../cli/local-core.js';
 import { prose } from '../cli/help-text.js';
@@ -33,6 +33,7 @@ With --detailed-exitcode: 0 plan saved with no changes, 2 plan saved with change
     'replay-limit': Flags.integer({ min: 0, max: 200, default: 50, summary: 'Live instances the core replays per process.' }),
     'overwrite-console': Flags.boolean({ summary: 'Overwrite fields people edited in the console since the last apply.' }),
     'detailed-exitcode': Flags.boolean({ summary: 'Exit 0 when nothing would change, 2 when the plan has changes, 1 on any error (as Terraform).' }),
+    ...cacheFlag,
     html: Flags.string({ summary: 'Also write a review page of the plan (or of its refusal): one self-contained HTML file.', helpValue: 'FILE' }),
   };
 
@@ -40,7 +41,7 @@ With --detailed-exitcode: 0 plan saved with no changes, 2 plan saved with change
     const { flags } = await this.parse(Plan);
     const [{ plan }, { withPlanPage }, { useCheckCache }] = await Promise.all([import('../plan/plan.js'), import('../cli/html-pages.js'), import('../cli/check.js')]);
     // Plan checks the packages as check does: what an earlier check or plan learnt of unchanged files is reused.
-    await useCheckCache();
+    if (flags.cache) await useCheckCache();
     const result = await withPlanPage(flags.html, (warn) => plan({
       install: flags.install, server: flags.server, out: flags.out, localCore, replayLimit: flags['replay-limit'], overwriteConsole: flags['overwrite-console'], warn,
       ...(flags.env ? { env: flags.env } : {}), ...(flags.workspace ? { workspaceId: flags.workspace } : {}),

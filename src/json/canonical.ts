@@ -35,9 +35,30 @@ export function pythonStr(value: unknown, writtenAsFloat = false): string {
   return String(value);
 }
 
-/** Python string order (code points); UTF-8 byte order is the same order, UTF-16 `<` is not. */
+/**
+ * Python string order (code points), without encoding the strings (a plan's keys are sorted by it). UTF-16
+ * order is the same but for surrogates (code points past U+FFFF), which sort after U+E000…U+FFFF, not before.
+ */
 export function byCodePoint(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const [x, y] = [a.charCodeAt(i), b.charCodeAt(i)];
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** Keys sorted in code-point order: the native (UTF-16) sort, unless a key holds a surrogate. */
+function inCodePointOrder(keys: string[]): string[] {
+  return keys.some((key) => SURROGATE.test(key)) ? keys.sort(byCodePoint) : keys.sort();
+}
+
+/** A UTF-16 code unit's place in code-point order: surrogates moved past U+FFFF. */
+function codePointRank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }
 
 /**
@@ -52,14 +73,14 @@ function pretty(value: unknown, pointer: string, floats: ReadonlySet<string>, in
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    const items = value.map((item, index) => `${inner}${pretty(item, `${pointer}/${index}`, floats, inner)}`);
+    const items = value.map((item, index) => `${inner}${pretty(item, childOf(pointer, index, floats), floats, inner)}`);
     return `[\n${items.join(',\n')}\n${indent}]`;
   }
   if (value !== null && typeof value === 'object') {
     const keys = Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined);
     if (keys.length === 0) return '{}';
     const members = keys.map((key) =>
-      `${inner}${JSON.stringify(key)}: ${pretty((value as Record<string, unknown>)[key], `${pointer}/${escapePointer(key)}`, floats, inner)}`);
+      `${inner}${JSON.stringify(key)}: ${pretty((value as Record<string, unknown>)[key], childOf(pointer, key, floats), floats, inner)}`);
     return `{\n${members.join(',\n')}\n${indent}}`;
   }
   return write(value, pointer, floats);
@@ -72,15 +93,21 @@ function write(value: unknown, pointer: string, floats: ReadonlySet<string>): st
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') return writeNumber(value, floats.has(pointer));
   if (Array.isArray(value)) {
-    return `[${value.map((item, index) => write(item, `${pointer}/${index}`, floats)).join(', ')}]`;
+    return `[${value.map((item, index) => write(item, childOf(pointer, index, floats), floats)).join(', ')}]`;
   }
   if (typeof value === 'object') {
-    const keys = Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined).sort(byCodePoint);
+    const keys = inCodePointOrder(Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined));
     const members = keys.map((key) =>
-      `${JSON.stringify(key)}: ${write((value as Record<string, unknown>)[key], `${pointer}/${escapePointer(key)}`, floats)}`);
+      `${JSON.stringify(key)}: ${write((value as Record<string, unknown>)[key], childOf(pointer, key, floats), floats)}`);
     return `{${members.join(', ')}}`;
   }
   throw new TypeError(`canonical JSON has no form for ${typeof value}`);
+}
+
+/** The pointer of a child, built only when there are floats to look it up in (a plan's document has thousands of nodes). */
+function childOf(pointer: string, key: string | number, floats: ReadonlySet<string>): string {
+  if (floats.size === 0) return '';
+  return `${pointer}/${typeof key === 'number' ? key : escapePointer(key)}`;
 }
 
 function escapePointer(key: string): string {

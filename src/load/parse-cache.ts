@@ -138,7 +138,8 @@ export class ParseCache {
   lookup(path: string, file: string): LoadResult | undefined {
     const record = this.recordOf(path);
     if (record?.stat === undefined) return undefined;
-    const now = this.seen(path, statOf(path));
+    // A stat this run took already (a stored report compared it): the documents then are the ones it vouched for.
+    const now = this.statsSeen.get(path) ?? this.seen(path, statOf(path));
     if (now === undefined || !sameStat(now, record.stat)) return undefined;
     return { document: this.remember(path, file, record), findings: [] };
   }
@@ -212,7 +213,7 @@ export class ParseCache {
     const restated = new Map<number, string>();
     const paths = stored.inputs.paths.split('\0');
     for (let i = 0; i < paths.length; i++) {
-      const now = statOf(paths[i]!) ?? ABSENT;
+      const now = this.seen(paths[i]!, statOf(paths[i]!)) ?? ABSENT;
       const at = i * 4;
       if (sameStat(now, stats, at)) continue;
       const hash = hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH);

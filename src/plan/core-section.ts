@@ -4,8 +4,10 @@
  * answer, sealed by the core's own `planHash`, is kept verbatim in the plan. Apply sends the same files
  * with that hash to `/packages:apply`; the core refuses (409 `plan_stale`) when its state moved.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { byCodePoint } from '../json/canonical.js';
+import { activeParseCache } from '../load/parse-cache.js';
 import type { Package } from '../model/package.js';
 import type { CoreClient, CoreAnswer } from '../client/client.js';
 import type { CorePlan, CoreSection } from './document.js';
@@ -22,37 +24,55 @@ export function isCorePackage(pkg: Package): boolean {
 
 /**
  * What the core reads of a package: `.yaml`, `.yml` and `.json` files, none under a dot path, none of a
- * KnowledgePack (the knowledge section registers those), `${VAR}` in place, ordered by path parts.
+ * KnowledgePack (the knowledge section registers those), `${VAR}` in place, ordered by path parts. Read
+ * synchronously: queueing each step of a thousand small reads on the thread pool cost more than reading.
  */
 export async function packageFiles(pkg: Package, values: Readonly<Record<string, string>>): Promise<PackageFile[]> {
   const packs = pkg.objects.filter((object) => object.kind === 'KnowledgePack').map((object) => object.file);
-  const isPack = (path: string): boolean => {
-    const inPackage = relative(pkg.dir, path).split(sep).join('/');
-    return packs.some((file) => file === inPackage || file.endsWith(`/${inPackage}`));
-  };
-  const paths: string[][] = [];
-  const walk = async (dir: string): Promise<void> => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
+  const isPack = (inPackage: string): boolean => packs.some((file) => file === inPackage || file.endsWith(`/${inPackage}`));
+  const found: { parts: string[]; path: string }[] = [];
+  const walk = (dir: string, parts: readonly string[]): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
-      const info = entry.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
-      if (info?.isDirectory() && !entry.isSymbolicLink()) await walk(path);
-      else if (info?.isFile() && /\.(ya?ml|json)$/.test(entry.name) && !isPack(path)) paths.push(relative(pkg.dir, path).split(sep));
+      const inPackage = [...parts, entry.name];
+      const info = entry.isSymbolicLink() ? linkTarget(path) : entry;
+      if (info?.isDirectory() && !entry.isSymbolicLink()) walk(path, inPackage);
+      else if (info?.isFile() && /\.(ya?ml|json)$/.test(entry.name) && !isPack(inPackage.join('/'))) found.push({ parts: inPackage, path });
     }
   };
-  await walk(pkg.dir);
-  paths.sort(byParts);
-  return Promise.all(paths.map(async (parts) => {
-    const path = parts.join('/');
-    const text = await readFile(join(pkg.dir, ...parts), 'utf8');
-    return { path, content: substitute(text, values, `${pkg.key}/${path}`) };
-  }));
+  walk(pkg.dir, []);
+  found.sort((a, b) => byParts(a.parts, b.parts));
+  return found.map(({ parts, path }) => {
+    const name = parts.join('/');
+    return { path: name, content: substitute(indexedText(path) ?? readFileSync(path, 'utf8'), values, `${pkg.key}/${name}`) };
+  });
+}
+
+/**
+ * The text of a package file as the check's index holds it for the stat this run saw (the file was loaded a
+ * moment ago), when its size shows that decoding dropped nothing — a byte-order mark is sent to the core as
+ * written; else undefined, and the file is read.
+ */
+function indexedText(path: string): string | undefined {
+  const text = activeParseCache()?.lookup(path, path)?.document?.text;
+  if (text === undefined) return undefined;
+  return statSync(path, { throwIfNoEntry: false })?.size === Buffer.byteLength(text) ? text : undefined;
+}
+
+/** What a symbolic link points at; undefined when it dangles or cannot be followed. */
+function linkTarget(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Python's tuple order of the path parts: `a/b.yaml` before `a-c.yaml`. */
 export function byParts(a: readonly string[], b: readonly string[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return Buffer.compare(Buffer.from(a[i]!), Buffer.from(b[i]!));
+    if (a[i] !== b[i]) return byCodePoint(a[i]!, b[i]!);
   }
   return a.length - b.length;
 }

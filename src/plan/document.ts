@@ -4,7 +4,7 @@
  * with every check that needs no core (§5.2 step 1).
  */
 import { readFile } from 'node:fs/promises';
-import { replaceFile } from '../fs/write.js';
+import { replaceFileSync } from '../fs/write.js';
 import { prettyJson } from '../json/canonical.js';
 import { digest } from '../json/digest.js';
 import { Refusal } from '../fs/refusal.js';
@@ -102,10 +102,13 @@ export function createdAtNow(date = new Date()): string {
   return `${date.toISOString().slice(0, 19)}+00:00`;
 }
 
-/** Writes through a temporary file and a rename: a plan file is whole or absent. */
+/**
+ * Writes through a temporary file and a rename: a plan file is whole or absent. In one synchronous step: each
+ * step of an asynchronous write queued on the thread pool cost more than writing the plan of a large package.
+ */
 export async function writePlanFile(path: string, plan: SealedPlan): Promise<void> {
   try {
-    await replaceFile(path, prettyJson(plan.document, plan.floats), { makeDirs: false });
+    replaceFileSync(path, prettyJson(plan.document, plan.floats), { makeDirs: false });
   } catch (error) {
     throw new Refusal('plan_not_written', `${path}: the plan cannot be written: ${(error as Error).message}`, { hint: 'check --out', exitCode: 2 });
   }

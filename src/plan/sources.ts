@@ -3,17 +3,18 @@
  * sources loaded strictly against packages.lock (always fetched; a moved tag refuses), the whole lock
  * compared with the packages, the static check passed, and `lockHash` computed from what is on disk now.
  */
-import { join } from 'node:path';
-import { isError, type Finding } from '../model/finding.js';
+import { join, resolve } from 'node:path';
+import { isError } from '../model/finding.js';
 import type { Installation } from '../model/installation.js';
 import type { Workspace } from '../model/workspace.js';
 import type { LockEntry } from '../sources/lock-file.js';
 import { Refusal } from '../fs/refusal.js';
-import { check } from '../check/index.js';
 import { contentHash } from '../sources/content-hash.js';
 import { LOCK_FILE_NAME, LockFileError, lockHash, readLock } from '../sources/lock-file.js';
-import { gitSourceResolver, sameSource } from '../load/source-resolver.js';
-import { isLocalUrl } from '../sources/source.js';
+import { activeParseCache, type Parse, type ParseCache } from '../load/parse-cache.js';
+import { MANIFEST } from '../load/package.js';
+import { gitSourceResolver, sameSource, type GitSourceResolver } from '../load/source-resolver.js';
+import { loadTargets } from '../load/targets.js';
 
 export interface LoadedInstallation {
   workspace: Workspace;
@@ -23,17 +24,14 @@ export interface LoadedInstallation {
   lockHash: string;
   /** Git sources read from the cache because their remote was unavailable: the plan goes on, a person should know. */
   warnings: string[];
+  /** Whether the check's verdict came from the index: nothing it depends on changed since a plan stored it. */
+  verdictReused: boolean;
 }
 
 export async function loadInstallation(install: string, options: { cwd?: string; cacheDir?: string } = {}): Promise<LoadedInstallation> {
   const resolveGitSource = gitSourceResolver({ strict: true, installFile: install, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}) });
-  const { report, workspace } = await check({ install, resolveGitSource, ...(options.cwd ? { cwd: options.cwd } : {}) });
-  const errors = report.errors.filter((finding) => !isLocalGitUrlFinding(finding, workspace.installation, isLocalUrl));
-  if (errors.length > 0 || !workspace.installation) {
-    const lines = errors.map(describe);
-    throw new Refusal('packages_invalid', `packages failed the check:\n  ${lines.join('\n  ')}`, { hint: `package-sdk check --install ${install} shows them with their code frames`, exitCode: 1, problems: lines });
-  }
-  const installation = workspace.installation;
+  const { workspace, warnings, contentHashes, verdictReused } = await checkedInstallation(install, resolveGitSource, options.cwd);
+  const installation = workspace.installation!;
   let lock: Awaited<ReturnType<typeof readLock>>;
   const lockFile = join(installation.dir, LOCK_FILE_NAME);
   try {
@@ -47,7 +45,7 @@ export async function loadInstallation(install: string, options: { cwd?: string;
   for (const pkg of workspace.packages) {
     const source = pkg.source ?? { path: '.' };
     const commit = 'git' in source ? locked.get(pkg.key)?.commit : undefined;
-    entries.push({ key: pkg.key, version: pkg.version ?? '', source, ...(commit ? { commit } : {}), contentHash: await contentHash(pkg.dir) });
+    entries.push({ key: pkg.key, version: pkg.version ?? '', source, ...(commit ? { commit } : {}), contentHash: contentHashes.get(pkg.dir) ?? (await contentHash(pkg.dir)) });
   }
   if (lock) {
     const problems = lockProblems(entries, lock.packages, sameSource, workspace);
@@ -55,8 +53,73 @@ export async function loadInstallation(install: string, options: { cwd?: string;
       throw new Refusal(problems[0]!.split(':')[0]!, `${lockFile} does not match the installation:\n  ${problems.join('\n  ')}`, { hint: `lock again (package-sdk lock --install ${install}) if the changes are accepted`, exitCode: 1, problems });
     }
   }
-  const warnings = report.warnings.filter((finding) => finding.code === 'source_unavailable').map(describe);
-  return { workspace, installation, entries, lockHash: lockHash(entries), warnings };
+  return { workspace, installation, entries, lockHash: lockHash(entries), warnings, verdictReused };
+}
+
+/** The check's verdict on an installation that passed it: what a later plan reuses while no input changes. */
+interface PassedCheck {
+  workspace: Workspace;
+  /** Git sources read from the cache because their remote was unavailable. */
+  warnings: string[];
+  /** `contentHash` of package directories, by directory, when known without reading them. */
+  contentHashes: ReadonlyMap<string, string>;
+  verdictReused: boolean;
+}
+
+/** What the index keeps of a plan's check (which found no error): the content hash of each package directory. */
+interface StoredVerdict {
+  contentHashes: [string, string][];
+}
+
+/**
+ * How a stored verdict takes a file whose stat changed: as the same only when its bytes are (a `touch`, a
+ * checkout). The check's own reports also take an edit no stage sees (a comment) as the same, but such an edit
+ * changes the package's content hash.
+ */
+const BYTES_ONLY: Parse = () => ({ findings: [] });
+
+/**
+ * The installation checked — or, when the check's index holds the verdict of an earlier plan and none of its
+ * inputs changed since (the installation file, every file and folder of its packages, the places where a
+ * package key is looked for), the installation loaded through the index without running the rules again:
+ * a pipeline plans on every change, most often of nothing the packages hold. Installations with git sources
+ * are always checked: their checkouts and the lock are inputs the index does not watch.
+ * Refuses when the check finds errors.
+ */
+async function checkedInstallation(install: string, resolveGitSource: GitSourceResolver, cwd: string | undefined): Promise<PassedCheck> {
+  const index = activeParseCache();
+  const key = JSON.stringify(['plan', resolve(cwd ?? '.'), resolve(cwd ?? '.', install)]);
+  const stored = index?.reusableReport(key, BYTES_ONLY) as StoredVerdict | undefined;
+  if (stored !== undefined) {
+    const workspace = await loadTargets({ install, resolveGitSource, ...(cwd ? { cwd } : {}) });
+    if (workspace.installation && !workspace.findings.some(isError)) return { workspace, warnings: [], contentHashes: new Map(stored.contentHashes), verdictReused: true };
+  }
+  // Loaded only now: a plan whose stored verdict stands never initializes the rules (nor CEL under them).
+  const { checkedWorkspace } = await import('./checked-workspace.js');
+  const { workspace, installation, warnings } = await checkedWorkspace(install, resolveGitSource, cwd);
+  const contentHashes = new Map<string, string>();
+  if (index !== undefined && !hasGitSources(installation)) {
+    for (const pkg of workspace.packages) contentHashes.set(pkg.dir, await contentHash(pkg.dir));
+    storeVerdict(index, key, workspace, contentHashes);
+  }
+  return { workspace, warnings, contentHashes, verdictReused: false };
+}
+
+function hasGitSources(installation: Installation): boolean {
+  return installation.entries.some((entry) => entry.source !== undefined && 'git' in entry.source);
+}
+
+/**
+ * Keeps the verdict with its inputs: the files loaded (the installation file among them), every file and folder
+ * of the packages, and each place a package key is looked for (a package.yaml appearing there changes what the
+ * key resolves to) — not the installation's folder itself, which changes with every plan file written into it.
+ */
+function storeVerdict(index: ParseCache, key: string, workspace: Workspace, contentHashes: ReadonlyMap<string, string>): void {
+  const installation = workspace.installation!;
+  const keys = new Set(workspace.packages.flatMap((pkg) => [pkg.key, ...pkg.requires.map((requirement) => requirement.package)]));
+  const probes = [...keys].flatMap((packageKey) => installation.searchDirs.map((dir) => join(dir, packageKey, MANIFEST)));
+  const verdict: StoredVerdict = { contentHashes: [...contentHashes] };
+  index.storeReport(key, verdict, workspace.packages.map((pkg) => pkg.dir), probes);
 }
 
 /** The reference's whole-lock comparison: the first difference of each package, then keys only the lock has. */
@@ -81,20 +144,4 @@ function lockProblems(
   const extra = lockEntries.map((entry) => entry.key).filter((key) => !known.has(key)).sort();
   if (extra.length > 0) problems.push(`lock_stale: lock has packages not in the installation: ${extra.join(', ')}`);
   return problems;
-}
-
-/**
- * Local git sources (loopback http, `file://`) are ours, for trying things on one machine and for tests; the
- * published schema knows only remote URLs, so its complaint about them is dropped here as `lock` drops it.
- * Their transport is still checked by the git source rules.
- */
-function isLocalGitUrlFinding(finding: Finding, installation: Installation | undefined, isLocalUrl: (url: string) => boolean): boolean {
-  if (finding.code !== 'schema_violation' || !installation || finding.file !== installation.file) return false;
-  const index = /^\/spec\/packages\/(\d+)\/git$/.exec(finding.path)?.[1];
-  const entry = index === undefined ? undefined : installation.entries.find((candidate) => candidate.pointer === `/spec/packages/${index}`);
-  return entry?.source !== undefined && 'git' in entry.source && isLocalUrl(entry.source.git);
-}
-
-function describe(finding: Finding): string {
-  return `${finding.file}:${finding.line}:${finding.column}: ${isError(finding) ? 'error' : 'warning'} ${finding.code}: ${finding.message}`;
 }

@@ -1,7 +1,7 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { createHash } from 'node:crypto';
 import { byCodePoint } from '../json/canonical.js';
 
 /**
@@ -10,14 +10,16 @@ import { byCodePoint } from '../json/canonical.js';
  * the lock's `contentHash`, the name of a git checkout in the cache and the `installHash` sent to the core.
  */
 export async function contentHash(dir: string): Promise<string> {
-  const hasher = sha256.create();
+  // Node's own SHA-256 and synchronous reads: a package of a thousand files is hashed on every plan, and a
+  // hash in JavaScript, or each step of a small read queued on the thread pool, cost more than the reading.
+  const hasher = createHash('sha256');
   for (const path of await hashedFiles(dir)) {
-    const bytes = await readFile(join(dir, path));
-    hasher.update(utf8ToBytes(path));
-    hasher.update(utf8ToBytes(`\0${bytes.length}\0`));
+    const bytes = readFileSync(join(dir, path));
+    hasher.update(path);
+    hasher.update(`\0${bytes.length}\0`);
     hasher.update(bytes);
   }
-  return `sha256:${bytesToHex(hasher.digest())}`;
+  return `sha256:${hasher.digest('hex')}`;
 }
 
 /** Relative paths (with `/`) of the files that `contentHash` covers, in hashing order. */

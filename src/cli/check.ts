@@ -10,7 +10,7 @@ import type { CodeInfo } from '../check/catalog.js';
 import type { CheckReport, CheckResult } from '../check/index.js';
 import type { SourceDocument } from '../json/document.js';
 import type { ParseCache } from '../load/parse-cache.js';
-import type { Installation } from '../model/installation.js';
+import { hasGitSources, type Installation } from '../model/installation.js';
 import type { Finding } from '../model/finding.js';
 import type { Workspace } from '../model/workspace.js';
 
@@ -142,7 +142,7 @@ export function reportKey(request: CheckRequest): string {
  */
 async function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report }: CheckResult): Promise<void> {
   const installation = workspace.installation;
-  if (installation?.entries.some((entry) => entry.source !== undefined && 'git' in entry.source)) return;
+  if (installation !== undefined && hasGitSources(installation)) return;
   const cwd = resolve(request.cwd ?? '.');
   const trees = workspace.packages.map((pkg) => pkg.dir);
   const targets = [...(request.install !== undefined ? [request.install] : []), ...(request.packages ?? []), ...request.paths].map((target) => resolve(cwd, target));

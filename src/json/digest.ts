@@ -1,14 +1,24 @@
-/**
- * The one hash of the project: SHA-256 (Node's own: a hash in JavaScript runs interpreted in a short process, and
- * a plan of a thousand objects spent more on hashing its document than on writing it), as lowercase hex and as
- * `sha256:` digests of canonical JSON.
- */
-import { createHash } from 'node:crypto';
+/** The one hash of the project: SHA-256 (@noble/hashes), as lowercase hex and as `sha256:` digests of canonical JSON. */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { canonicalJson, compactJson } from './canonical.js';
 
 /** Lowercase hex SHA-256 of text (as UTF-8) or bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return bytesToHex(sha256(bytesOf(data)));
+}
+
+/** A SHA-256 fed piece by piece (a package's files, one after the other), read as `sha256:` + hex. */
+export function sha256Digester(): { update(data: string | Uint8Array): void; digest(): string } {
+  const hasher = sha256.create();
+  return {
+    update: (data) => void hasher.update(bytesOf(data)),
+    digest: () => `sha256:${bytesToHex(hasher.digest())}`,
+  };
+}
+
+function bytesOf(data: string | Uint8Array): Uint8Array {
+  return typeof data === 'string' ? utf8ToBytes(data) : data;
 }
 
 /** `sha256:` + hex of the package-sdk canonical JSON of a value (the plan's and the lock's hashes). */

@@ -37,3 +37,8 @@ export interface Installation {
   /** `spec.packagesDir`, absolute, when given. */
   packagesDir?: string;
 }
+
+/** Whether any entry of `installation` is a git source: what it resolves to then also depends on its remote. */
+export function hasGitSources(installation: Installation): boolean {
+  return installation.entries.some((entry) => entry.source !== undefined && 'git' in entry.source);
+}

@@ -5,14 +5,14 @@
  */
 import { join, resolve } from 'node:path';
 import { isError } from '../model/finding.js';
-import type { Installation } from '../model/installation.js';
+import { hasGitSources, type Installation } from '../model/installation.js';
 import type { Workspace } from '../model/workspace.js';
 import type { LockEntry } from '../sources/lock-file.js';
 import { Refusal } from '../fs/refusal.js';
 import { contentHash } from '../sources/content-hash.js';
 import { LOCK_FILE_NAME, LockFileError, lockHash, readLock } from '../sources/lock-file.js';
 import { activeParseCache, type Parse, type ParseCache } from '../load/parse-cache.js';
-import { MANIFEST } from '../load/package.js';
+import { installationProbes } from '../load/installation.js';
 import { gitSourceResolver, sameSource, type GitSourceResolver } from '../load/source-resolver.js';
 import { loadTargets } from '../load/targets.js';
 
@@ -105,21 +105,14 @@ async function checkedInstallation(install: string, resolveGitSource: GitSourceR
   return { workspace, warnings, contentHashes, verdictReused: false };
 }
 
-function hasGitSources(installation: Installation): boolean {
-  return installation.entries.some((entry) => entry.source !== undefined && 'git' in entry.source);
-}
-
 /**
  * Keeps the verdict with its inputs: the files loaded (the installation file among them), every file and folder
- * of the packages, and each place a package key is looked for (a package.yaml appearing there changes what the
- * key resolves to) — not the installation's folder itself, which changes with every plan file written into it.
+ * of the packages, and each place a package key is looked for (`installationProbes`) — not the installation's
+ * folder itself, which changes with every plan file written into it.
  */
 function storeVerdict(index: ParseCache, key: string, workspace: Workspace, contentHashes: ReadonlyMap<string, string>): void {
-  const installation = workspace.installation!;
-  const keys = new Set(workspace.packages.flatMap((pkg) => [pkg.key, ...pkg.requires.map((requirement) => requirement.package)]));
-  const probes = [...keys].flatMap((packageKey) => installation.searchDirs.map((dir) => join(dir, packageKey, MANIFEST)));
   const verdict: StoredVerdict = { contentHashes: [...contentHashes] };
-  index.storeReport(key, verdict, workspace.packages.map((pkg) => pkg.dir), probes);
+  index.storeReport(key, verdict, workspace.packages.map((pkg) => pkg.dir), installationProbes(workspace.installation!, workspace.packages));
 }
 
 /** The reference's whole-lock comparison: the first difference of each package, then keys only the lock has. */

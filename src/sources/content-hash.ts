@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import { byCodePoint } from '../json/canonical.js';
+import { sha256Digester } from '../json/digest.js';
 
 /**
  * `contentHash` of a package directory, byte-compatible with the reference installer (compat §2.3):
@@ -10,16 +10,16 @@ import { byCodePoint } from '../json/canonical.js';
  * the lock's `contentHash`, the name of a git checkout in the cache and the `installHash` sent to the core.
  */
 export async function contentHash(dir: string): Promise<string> {
-  // Node's own SHA-256 and synchronous reads: a package of a thousand files is hashed on every plan, and a
-  // hash in JavaScript, or each step of a small read queued on the thread pool, cost more than the reading.
-  const hasher = createHash('sha256');
+  // Synchronous reads: a package of a thousand files is hashed by every first plan and lock, and each step of a
+  // small read queued on the thread pool cost more than the reading.
+  const hasher = sha256Digester();
   for (const path of await hashedFiles(dir)) {
     const bytes = readFileSync(join(dir, path));
     hasher.update(path);
     hasher.update(`\0${bytes.length}\0`);
     hasher.update(bytes);
   }
-  return `sha256:${hasher.digest('hex')}`;
+  return hasher.digest();
 }
 
 /** Relative paths (with `/`) of the files that `contentHash` covers, in hashing order. */

@@ -84,6 +84,12 @@ describe('contentHash', () => {
     expect(['a-c.yaml', 'a/b.yaml', 'a.yaml', 'B.yaml', 'a/_x.yaml'].sort(byCodePoint))
       .toEqual(['B.yaml', 'a-c.yaml', 'a.yaml', 'a/_x.yaml', 'a/b.yaml']);
   });
+
+  it('sorts past U+FFFF by code point, as Python does, where UTF-16 order puts those characters first', () => {
+    const keys = ['\u{1F600}', '\uFF61', 'z', '\u{10000}', '\uE000'];
+    expect([...keys].sort(byCodePoint)).toEqual(['z', '\uE000', '\uFF61', '\u{10000}', '\u{1F600}']);
+    expect(canonicalJson(Object.fromEntries(keys.map((key) => [key, 1])))).toBe('{"z": 1, "\uE000": 1, "\uFF61": 1, "\u{10000}": 1, "\u{1F600}": 1}');
+  });
 });
 
 describe('lockHash', () => {

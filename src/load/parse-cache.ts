@@ -138,15 +138,26 @@ export class ParseCache {
   lookup(path: string, file: string): LoadResult | undefined {
     const record = this.recordOf(path);
     if (record?.stat === undefined) return undefined;
-    // A stat this run took already (a stored report compared it): the documents then are the ones it vouched for.
-    const now = this.statsSeen.get(path) ?? this.seen(path, statOf(path));
+    const now = this.statThisRun(path);
     if (now === undefined || !sameStat(now, record.stat)) return undefined;
     return { document: this.remember(path, file, record), findings: [] };
   }
 
+  /**
+   * The text of the file at `path` as it is written, when the index holds it for the file's stat (taken once a
+   * run); undefined when it does not, or when decoding the bytes dropped something (a byte-order mark): the
+   * text's length in UTF-8 is not the file's size then.
+   */
+  writtenText(path: string): string | undefined {
+    const record = this.recordOf(path);
+    const now = this.statThisRun(path);
+    if (record?.stat === undefined || now === undefined || !sameStat(now, record.stat)) return undefined;
+    return Buffer.byteLength(record.entry.text) === now[0] ? record.entry.text : undefined;
+  }
+
   /** The document of `bytes` (the file at `path`) from the index, or from `parse` (remembered when it loads without findings). */
   load(bytes: Uint8Array, file: string, parse: () => LoadResult, path: string = file): LoadResult {
-    const hash = createHash('sha256').update(bytes).digest('hex');
+    const hash = hashOf(bytes);
     const stat = this.trusted(this.seen(path, statOf(path)));
     const record = this.recordOf(path);
     if (record?.hash === hash) {
@@ -158,13 +169,7 @@ export class ParseCache {
     const table = result.document && result.findings.length === 0 ? nodeTable(result.document) : undefined;
     // A record of other bytes would speak for this file when a later run compares it by its hash: it goes.
     if (record !== undefined) this.forget(path);
-    if (result.document && table) {
-      const fresh: FileRecord = { stat, hash, entry: { ...table, clean: [] } };
-      this.shardFor(path).set(path, fresh);
-      this.used.add(path);
-      this.known.set(result.document, { path, record: fresh });
-      this.changed.add(shardOf(path));
-    }
+    if (result.document && table) this.known.set(result.document, { path, record: this.keep(path, { stat, hash, entry: { ...table, clean: [] } }) });
     return result;
   }
 
@@ -217,7 +222,7 @@ export class ParseCache {
       const at = i * 4;
       if (sameStat(now, stats, at)) continue;
       const hash = hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH);
-      const same = hash === NO_HASH ? undefined : this.sameInEffect(paths[i]!, hash, parse);
+      const same = hash === NO_HASH ? undefined : this.sameInEffect(paths[i]!, now, hash, parse);
       if (same === undefined) return undefined;
       stats.set(this.trusted(now) ?? RACY, at);
       restated.set(i, same);
@@ -238,24 +243,30 @@ export class ParseCache {
    * place, and every key and scalar written alike — an edit of comments or blank lines past the last node, say.
    * (Rules read only these of a document; findings point at nodes, keys and characters inside scalars.)
    */
-  private sameInEffect(path: string, hash: string, parse: Parse): string | undefined {
+  private sameInEffect(path: string, stat: StatKey, hash: string, parse: Parse): string | undefined {
     let bytes: Uint8Array;
     try {
       bytes = readFileSync(path);
     } catch {
       return undefined;
     }
-    const now = createHash('sha256').update(bytes).digest('hex');
+    const now = hashOf(bytes);
     if (now === hash) return now;
     const record = this.recordOf(path);
     if (record?.hash !== hash) return undefined; // the index no longer holds what the report was made from
     const { document, findings } = parse(bytes, path);
     const table = document && findings.length === 0 ? nodeTable(document) : undefined;
     if (table === undefined || !sameDocument(record.entry, table)) return undefined;
-    this.shardFor(path).set(path, { stat: this.trusted(statOf(path)), hash: now, entry: { ...table, clean: record.entry.clean } });
+    this.keep(path, { stat: this.trusted(stat), hash: now, entry: { ...table, clean: record.entry.clean } });
+    return now;
+  }
+
+  /** Keeps `record` as what the index knows of `path` (written at the next flush). */
+  private keep(path: string, record: FileRecord): FileRecord {
+    this.shardFor(path).set(path, record);
     this.used.add(path);
     this.changed.add(shardOf(path));
-    return now;
+    return record;
   }
 
   /**
@@ -286,6 +297,14 @@ export class ParseCache {
       hashes: [...inputs.values()].map(([, hash]) => hash).join(''),
     };
     if (writeAtomically(this.resultPath(key), serialize({ key, inputs: packed, report } satisfies StoredResult))) this.dropOldResults();
+  }
+
+  /**
+   * The stat of `path` this run took already (a stored report compared it: the documents then are the ones it
+   * vouched for), else taken now.
+   */
+  private statThisRun(path: string): StatKey | undefined {
+    return this.statsSeen.get(path) ?? this.seen(path, statOf(path));
   }
 
   /** Keeps `stat` as the stat of `path` this run read (see `statsSeen`). */
@@ -476,6 +495,11 @@ function eachNode(value: unknown, visit: (pointer: string, value: unknown) => bo
 
 function spanNumbers(span: Span): number[] {
   return [span.line, span.column, span.endLine ?? span.line, span.endColumn ?? span.column];
+}
+
+/** The hex SHA-256 of a file's bytes: the index's own key for them (node's hash: a cache key, not an interchanged hash). */
+function hashOf(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function statOf(path: string): StatKey | undefined {

@@ -21,31 +21,38 @@ export interface VariableUse {
 
 /**
  * Every `${NAME}` inside the strings under `root` of `document` (default `/spec`, where the reference
- * looks), in document order. Mapping keys are not searched.
+ * looks), in document order, with where it is written. Mapping keys are not searched.
  */
 export function findVariables(document: SourceDocument, root = '/spec'): VariableUse[] {
   const uses: VariableUse[] = [];
-  const start = valueAt(document.value, root);
-  const visit = (value: unknown, pointer: string): void => {
-    if (typeof value === 'string') {
-      if (!value.includes('${')) return;
-      for (const match of value.matchAll(VARIABLE_PATTERN)) {
-        const first = document.locateInScalar(pointer, match.index);
-        const last = document.locateInScalar(pointer, match.index + match[0].length - 1);
-        uses.push({
-          name: match[1]!,
-          pointer,
-          offset: match.index,
-          span: { line: first.line, column: first.column, endLine: last.endLine ?? last.line, endColumn: last.endColumn ?? last.column + 1 },
-        });
-      }
-    } else if (Array.isArray(value)) value.forEach((item, index) => visit(item, childPointer(pointer, index)));
-    else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) visit(item, childPointer(pointer, key));
+  forEachVariable(document.value, (match, pointer) => {
+    const first = document.locateInScalar(pointer, match.index);
+    const last = document.locateInScalar(pointer, match.index + match[0].length - 1);
+    uses.push({
+      name: match[1]!,
+      pointer,
+      offset: match.index,
+      span: { line: first.line, column: first.column, endLine: last.endLine ?? last.line, endColumn: last.endColumn ?? last.column + 1 },
+    });
+  }, root);
+  return uses;
+}
+
+/**
+ * Calls `visit` with each `${NAME}` match inside the strings under `root` of `value` and the pointer of its
+ * string, in document order — what `findVariables` places, for a reader that needs only the names.
+ */
+export function forEachVariable(value: unknown, visit: (match: RegExpExecArray, pointer: string) => void, root = '/spec'): void {
+  const walk = (node: unknown, pointer: string): void => {
+    if (typeof node === 'string') {
+      if (node.includes('${')) for (const match of node.matchAll(VARIABLE_PATTERN)) visit(match as RegExpExecArray, pointer);
+    } else if (Array.isArray(node)) node.forEach((item, index) => walk(item, childPointer(pointer, index)));
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, item] of Object.entries(node)) walk(item, childPointer(pointer, key));
     }
   };
-  visit(start.value, start.pointer);
-  return uses;
+  const start = valueAt(value, root);
+  walk(start.value, start.pointer);
 }
 
 function valueAt(value: unknown, pointer: string): { value: unknown; pointer: string } {

@@ -45,19 +45,9 @@ export async function packageFiles(pkg: Package, values: Readonly<Record<string,
   found.sort((a, b) => byParts(a.parts, b.parts));
   return found.map(({ parts, path }) => {
     const name = parts.join('/');
-    return { path: name, content: substitute(indexedText(path) ?? readFileSync(path, 'utf8'), values, `${pkg.key}/${name}`) };
+    // The check loaded these files a moment ago: the index holds their texts for the stat it saw.
+    return { path: name, content: substitute(activeParseCache()?.writtenText(path) ?? readFileSync(path, 'utf8'), values, `${pkg.key}/${name}`) };
   });
-}
-
-/**
- * The text of a package file as the check's index holds it for the stat this run saw (the file was loaded a
- * moment ago), when its size shows that decoding dropped nothing — a byte-order mark is sent to the core as
- * written; else undefined, and the file is read.
- */
-function indexedText(path: string): string | undefined {
-  const text = activeParseCache()?.lookup(path, path)?.document?.text;
-  if (text === undefined) return undefined;
-  return statSync(path, { throwIfNoEntry: false })?.size === Buffer.byteLength(text) ? text : undefined;
 }
 
 /** What a symbolic link points at; undefined when it dangles or cannot be followed. */

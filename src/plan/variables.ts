@@ -5,7 +5,7 @@
  * a plan keeps.
  */
 import { readFile } from 'node:fs/promises';
-import { VARIABLE_PATTERN } from '../model/variables.js';
+import { VARIABLE_PATTERN, forEachVariable } from '../model/variables.js';
 import type { Installation } from '../model/installation.js';
 import type { Package } from '../model/package.js';
 import type { CoreClient } from '../client/client.js';
@@ -162,20 +162,10 @@ function declarationsOf(pkg: Package): Record<string, Declaration> {
     .map(([name, declaration]) => [name, (typeof declaration === 'object' && declaration !== null ? declaration : {}) as Declaration]));
 }
 
-/**
- * The names of the `${NAME}` written in the strings under `spec` of the package's objects (where check's
- * `findVariables` looks; mapping keys are not searched) — only the names: where each is written is check's
- * business, and locating one inside a string of an indexed file costs a parse of that file.
- */
+/** The names of the `${NAME}` written under `spec` of the package's objects (where is check's business). */
 function usedNames(pkg: Package): string[] {
   const names: string[] = [];
-  const visit = (value: unknown): void => {
-    if (typeof value === 'string') {
-      if (value.includes('${')) for (const match of value.matchAll(VARIABLE_PATTERN)) names.push(match[1]!);
-    } else if (Array.isArray(value)) value.forEach(visit);
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit);
-  };
-  for (const object of pkg.objects) visit((object.document.value as { spec?: unknown } | null)?.spec);
+  for (const object of pkg.objects) forEachVariable(object.document.value, (match) => names.push(match[1]!));
   return names;
 }
 

@@ -9,29 +9,15 @@ import type { GitSourceResolver } from '../load/source-resolver.js';
 import { isError, type Finding } from '../model/finding.js';
 import type { Installation } from '../model/installation.js';
 import type { Workspace } from '../model/workspace.js';
-import { isLocalUrl } from '../sources/source.js';
 
 /** The checked workspace and the warnings a person should see (git sources read from the cache); refuses on errors. */
 export async function checkedWorkspace(install: string, resolveGitSource: GitSourceResolver, cwd: string | undefined): Promise<{ workspace: Workspace; installation: Installation; warnings: string[] }> {
   const { report, workspace } = await check({ install, resolveGitSource, ...(cwd ? { cwd } : {}) });
-  const errors = report.errors.filter((finding) => !isLocalGitUrlFinding(finding, workspace.installation, isLocalUrl));
-  if (errors.length > 0 || !workspace.installation) {
-    const lines = errors.map(describe);
+  if (report.errors.length > 0 || !workspace.installation) {
+    const lines = report.errors.map(describe);
     throw new Refusal('packages_invalid', `packages failed the check:\n  ${lines.join('\n  ')}`, { hint: `package-sdk check --install ${install} shows them with their code frames`, exitCode: 1, problems: lines });
   }
   return { workspace, installation: workspace.installation, warnings: report.warnings.filter((finding) => finding.code === 'source_unavailable').map(describe) };
-}
-
-/**
- * Local git sources (loopback http, `file://`) are ours, for trying things on one machine and for tests; the
- * published schema knows only remote URLs, so its complaint about them is dropped here as `lock` drops it.
- * Their transport is still checked by the git source rules.
- */
-function isLocalGitUrlFinding(finding: Finding, installation: Installation | undefined, isLocalUrl: (url: string) => boolean): boolean {
-  if (finding.code !== 'schema_violation' || !installation || finding.file !== installation.file) return false;
-  const index = /^\/spec\/packages\/(\d+)\/git$/.exec(finding.path)?.[1];
-  const entry = index === undefined ? undefined : installation.entries.find((candidate) => candidate.pointer === `/spec/packages/${index}`);
-  return entry?.source !== undefined && 'git' in entry.source && isLocalUrl(entry.source.git);
 }
 
 function describe(finding: Finding): string {

@@ -271,12 +271,12 @@ class Checker {
    * the node's level in the library's tree (the root is 1).
    */
   private walk(node: Node, bound: ReadonlySet<string>, guarded: boolean, level: number): void {
-    if (level > this.height) this.height = level;
+    this.reach(level);
     const chain = accessChain(node);
     if (chain !== undefined) {
       // The chain's name is `segments` levels below it, and so is at most any index.
       const below = level + chain.segments.length;
-      if (below > this.height) this.height = below;
+      this.reach(below);
       this.chainRead(chain, bound, guarded);
       this.walkIndexes(node, bound, below);
       return;
@@ -291,6 +291,11 @@ class Checker {
       default:
         for (const child of children(node)) this.walk(child, bound, false, level + 1);
     }
+  }
+
+  /** Records that the walk reached `level` of the library's tree. */
+  private reach(level: number): void {
+    if (level > this.height) this.height = level;
   }
 
   /** The index expressions of a chain of reads (literals: nothing to read, but walked for completeness). */
@@ -323,7 +328,7 @@ class Checker {
     if (name === 'matches') this.matchesCall(node, args[0]);
     const binds = bindingOf(node);
     // The receiver and a bound name are nodes of this level even where they are not walked.
-    if (level > this.height) this.height = level;
+    this.reach(level);
     // `cal.f(…)`, `optional.of(…)`, `cel.bind(…)`: a function of the profile, not a read of a variable.
     if (!(receiver.op === 'id' && NAMESPACES.has(receiver.args as string) && !bound.has(receiver.args as string))) this.walk(receiver, bound, false, level);
     if (COMPREHENSIONS.has(name)) this.comprehensions++;

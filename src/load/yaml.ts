@@ -332,13 +332,30 @@ function propertyStart(text: string, start: number): number {
   return from;
 }
 
+/**
+ * Where the characters of a document's strings are written, mapped once per pointer (a finding locates its start
+ * and its end, and an expression may have several findings); a string without a map is located whole.
+ */
+class ScalarPlaces {
+  private maps?: Map<string, ScalarMap | undefined>;
+
+  constructor(private readonly mapOf: (pointer: string) => ScalarMap | undefined) {}
+
+  locate(document: SourceDocument, lineStarts: readonly number[], pointer: string, offset: number): Span {
+    this.maps ??= new Map();
+    if (!this.maps.has(pointer)) this.maps.set(pointer, this.mapOf(pointer));
+    const map = this.maps.get(pointer);
+    return map === undefined ? document.locate(pointer) : spanInScalar(lineStarts, map, offset);
+  }
+}
+
 /** A loaded YAML file: the value, and the tree kept to locate nodes of it. */
 class YamlDocument implements SourceDocument {
   readonly floats: ReadonlySet<string>;
   readonly suppressions: ReadonlyMap<number, readonly string[]>;
   private readonly root: unknown;
   private readonly anchors: ReadonlyMap<string, Node>;
-  private readonly scalarMaps = new Map<string, ScalarMap | undefined>();
+  private readonly scalars = new ScalarPlaces((pointer) => this.scalarMap(pointer));
 
   constructor(
     readonly file: string,
@@ -363,17 +380,11 @@ class YamlDocument implements SourceDocument {
   }
 
   locateInScalar(pointer: string, offset: number): Span {
-    const map = this.scalarMap(pointer);
-    return map === undefined ? this.locate(pointer) : spanInScalar(this.lineStarts, map, offset);
+    return this.scalars.locate(this, this.lineStarts, pointer, offset);
   }
 
-  /**
-   * Where each character of the string at `pointer` is written, or undefined when it is no scalar string whose
-   * text the map rebuilds. Kept per pointer: a finding locates its start and its end, and an expression may
-   * have several findings.
-   */
+  /** Where each character of the string at `pointer` is written, or undefined when it is no scalar string whose text the map rebuilds. */
   private scalarMap(pointer: string): ScalarMap | undefined {
-    if (this.scalarMaps.has(pointer)) return this.scalarMaps.get(pointer);
     const found = this.find(pointer);
     const node = isAlias(found.node) ? this.anchors.get(found.node.source) : found.node;
     let map: ScalarMap | undefined;
@@ -381,7 +392,6 @@ class YamlDocument implements SourceDocument {
       const expected = String(node.value);
       map = mapScalar(this.text, node.range[0], node.range[1], node.type as ScalarStyle).find((m) => m.value === expected);
     }
-    this.scalarMaps.set(pointer, map);
     return map;
   }
 
@@ -445,7 +455,7 @@ class ScannedDocument implements SourceDocument {
   readonly suppressions: ReadonlyMap<number, readonly string[]>;
   private nodes?: ReadonlyMap<string, ScannedNode>;
   private lineStarts?: readonly number[];
-  private readonly scalarMaps = new Map<string, ScalarMap | undefined>();
+  private readonly scalars = new ScalarPlaces((pointer) => this.scalarMap(pointer));
 
   constructor(
     readonly file: string,
@@ -465,17 +475,13 @@ class ScannedDocument implements SourceDocument {
   }
 
   locateInScalar(pointer: string, offset: number): Span {
-    const map = this.scalarMap(pointer);
-    return map === undefined ? this.locate(pointer) : spanInScalar(this.lines(), map, offset);
+    return this.scalars.locate(this, this.lines(), pointer, offset);
   }
 
-  /** Where each character of the string at `pointer` is written (kept: a finding locates its start and its end). */
+  /** Where each character of the string at `pointer` is written, or undefined when it is no scalar string. */
   private scalarMap(pointer: string): ScalarMap | undefined {
-    if (this.scalarMaps.has(pointer)) return this.scalarMaps.get(pointer);
     const { node, complete } = this.find(pointer);
-    const map = complete && node.style !== undefined ? mapScalar(this.text, node.start, node.end, node.style).find((m) => m.value === node.text) : undefined;
-    this.scalarMaps.set(pointer, map);
-    return map;
+    return complete && node.style !== undefined ? mapScalar(this.text, node.start, node.end, node.style).find((m) => m.value === node.text) : undefined;
   }
 
   /** The node at `pointer`, or the deepest node on its way (`complete: false`). */

@@ -46,6 +46,7 @@ export class Workspace {
   private readonly byKey: ReadonlyMap<string, Package>;
   private readonly index = new Map<string, Map<string, PackageObject>>();
   private readonly closures = new Map<string, readonly string[]>();
+  private byFile?: ReadonlyMap<string, SourceDocument>;
 
   constructor(
     /** Dependency order: a package comes after everything it requires. */
@@ -120,7 +121,8 @@ export class Workspace {
   }
 
   /** Every loaded document (manifests, objects, tests, dictionaries, data schemas, upload templates, loose files) by file. */
-  documents(): Map<string, SourceDocument> {
-    return documentsOf(this.installation, this.packages, this.files);
+  documents(): ReadonlyMap<string, SourceDocument> {
+    // Asked by the rules, the report and the renderers of one check: made once.
+    return (this.byFile ??= documentsOf(this.installation, this.packages, this.files));
   }
 }

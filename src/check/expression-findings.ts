@@ -4,7 +4,7 @@
  */
 import { CEL_CODES, type CelCode, type CheckResult } from '../cel/index.js';
 import type { SourceDocument } from '../json/document.js';
-import type { CodeMeta, RuleContext } from './rule.js';
+import type { CodeMeta, SharedContext } from './rule.js';
 
 /** The profile's codes that an expression of a process or a view can get (aggregates are the screens rule's). */
 export type ExpressionCode = Exclude<CelCode, 'aggregate_outside_metrics'>;
@@ -25,7 +25,7 @@ export const SCREEN_EXPRESSION_CODES = codesOf(false);
 
 /** Reports the diagnostics of one checked expression, at the characters they are about. */
 export function reportDiagnostics(
-  context: RuleContext<typeof EXPRESSION_CODES>,
+  context: SharedContext<typeof EXPRESSION_CODES>,
   document: SourceDocument,
   pointer: string,
   result: CheckResult,

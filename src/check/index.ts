@@ -5,12 +5,15 @@ import { checkReport, type CheckReport } from '../model/check-report.js';
 import type { Workspace } from '../model/workspace.js';
 import { RULES } from './rules/index.js';
 import { runRules } from './rule.js';
+import { Recall, type ObjectRuns, type RuleMemo, type RuleMemory } from './rule-memo.js';
 
 export type { CheckReport } from '../model/check-report.js';
 
 export interface CheckOptions extends TargetOptions {
   /** Texts checked in place of the files they name (absolute paths): an editor's unsaved buffers. */
   overlay?: Overlay;
+  /** The object rules' runs of the last check of the same targets: those that still stand are not run again. */
+  memory?: RuleMemory;
 }
 
 /** The parts whose schema findings a rule reports in its own codes (View, Component; settings, version ranges). */
@@ -23,6 +26,10 @@ const OWNERSHIP: SchemaOwnership = {
 export interface CheckResult {
   report: CheckReport;
   workspace: Workspace;
+  /** The object rules' runs, for the next check of the same targets (when `memory` was given). */
+  memo?: RuleMemo;
+  /** The runs of object rules, and how many were taken from `memory` (when it was given). */
+  objectRuns?: ObjectRuns;
 }
 
 /**
@@ -32,6 +39,8 @@ export interface CheckResult {
 export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   const workspace = await withOverlay(options.overlay, () => loadTargets(options, OWNERSHIP));
   const { findings, invalid, deferred } = workspace.stageOne;
-  const ruleFindings = runRules(workspace, RULES, invalid, deferred);
-  return { workspace, report: checkReport(workspace, [...workspace.findings, ...findings, ...ruleFindings]) };
+  const recall = options.memory && new Recall(workspace, invalid, options.memory);
+  const ruleFindings = runRules(workspace, RULES, invalid, deferred, recall);
+  const report = checkReport(workspace, [...workspace.findings, ...findings, ...ruleFindings]);
+  return { workspace, report, ...(recall ? { memo: recall.made(), objectRuns: recall.counted() } : {}) };
 }

@@ -6,10 +6,12 @@ import type { SourceDocument } from '../json/document.js';
 import { matchesPointerPattern } from '../json/pointer.js';
 import { didYouMean } from '../model/did-you-mean.js';
 import type { Finding, Severity } from '../model/finding.js';
+import type { Installation } from '../model/installation.js';
 import type { ObjectKind } from '../model/kinds.js';
 import type { Package, PackageObject, PackageTest } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
 import { createFacts, type Facts } from './facts/index.js';
+import { Asked, type Recall } from './rule-memo.js';
 
 export interface CodeMeta<Data = never> {
   severity: Severity;
@@ -29,7 +31,7 @@ export interface CodeMeta<Data = never> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Codes = Record<string, CodeMeta<any>>;
 
-export interface Rule<C extends Codes = Codes> {
+interface RuleBase<C extends Codes> {
   /** `family/name`, e.g. `references/task-types`. */
   id: string;
   description: string;
@@ -46,8 +48,26 @@ export interface Rule<C extends Codes = Codes> {
    * `context.schemaFindings` instead of the report. The document still counts as failing stage 1.
    */
   ownsSchemaOf?: readonly ObjectKind[];
+}
+
+/** A rule that reads the package graph as a whole (duplicates, manifests, cycles, what nothing refers to). */
+export interface GraphRule<C extends Codes = Codes> extends RuleBase<C> {
   check(context: RuleContext<C>): void;
 }
+
+/**
+ * A rule that checks one object at a time: what it finds of an object depends only on that object, the
+ * documents that are not objects (manifests, tests, dictionaries, data schemas, the installation) and what it
+ * asks the context for — which the context records, so that after an edit the rule runs again only for the
+ * objects the edit can change (src/check/rule-memo.ts).
+ */
+export interface ObjectRule<C extends Codes = Codes> extends RuleBase<C> {
+  /** The kinds it checks, in this order (objects of a kind in package then file order). */
+  subjects: readonly ObjectKind[];
+  checkObject(context: ObjectContext<C>, object: PackageObject): void;
+}
+
+export type Rule<C extends Codes = Codes> = GraphRule<C> | ObjectRule<C>;
 
 /** Where a finding points: a node (its key or its value), or characters inside a string value. */
 export type Place =
@@ -58,16 +78,10 @@ export interface ReportOptions {
   hint?: string;
 }
 
-export interface RuleContext<C extends Codes> {
-  readonly workspace: Workspace;
+/** What every rule may ask. */
+export interface SharedContext<C extends Codes> {
   /** What several rules read, computed once per check (settings reviews, locales, process models, …). */
   readonly facts: Facts;
-  /** Packages whose manifest passed stage 1. */
-  packages(): Package[];
-  /** Objects that passed stage 1, of `kind` when given. */
-  objects(kind?: ObjectKind): PackageObject[];
-  /** Tests that passed stage 1. */
-  tests(): PackageTest[];
   /** The object `kind`/`id` as package `from` sees it (own package, then its requires closure). */
   lookup(from: string, kind: ObjectKind, id: string): PackageObject | undefined;
   /** "did you mean …?" among the objects of `kind` that package `from` sees. */
@@ -77,7 +91,36 @@ export interface RuleContext<C extends Codes> {
   schemaFindings(document: SourceDocument): Finding[];
 }
 
-export function defineRule<C extends Codes>(rule: Rule<C>): Rule<C> {
+export interface RuleContext<C extends Codes> extends SharedContext<C> {
+  readonly workspace: Workspace;
+  /** Packages whose manifest passed stage 1. */
+  packages(): Package[];
+  /** Objects that passed stage 1, of `kind` when given. */
+  objects(kind?: ObjectKind): PackageObject[];
+  /** Tests that passed stage 1. */
+  tests(): PackageTest[];
+}
+
+/** What an object rule may read besides its object; every answer about other objects is recorded as a dependency. */
+export interface ObjectContext<C extends Codes> extends SharedContext<C> {
+  /** The package `key` (its manifest). */
+  package(key: string): Package | undefined;
+  readonly installation: Installation | undefined;
+  /** The objects of `kind` that passed stage 1: the object is checked again when any object of `kind` changes. */
+  objects(kind: ObjectKind): PackageObject[];
+  /** Every object of `kind` in every package, passed stage 1 or not: as `objects`, for where a name is declared. */
+  declared(kind: ObjectKind): PackageObject[];
+  /** The packages whose objects package `from` sees: itself first, then its requires closure (from the manifests). */
+  visiblePackages(from: string): readonly string[];
+  /** The identities of objects of `kind` that package `from` sees: checked again when the identities of `kind` change. */
+  visibleIds(from: string, kind: ObjectKind): string[];
+}
+
+export function defineRule<C extends Codes>(rule: GraphRule<C>): GraphRule<C> {
+  return rule;
+}
+
+export function defineObjectRule<C extends Codes>(rule: ObjectRule<C>): ObjectRule<C> {
   return rule;
 }
 
@@ -90,13 +133,15 @@ function ownsSchemaOfDocument(rule: Rule, document: SourceDocument): boolean {
 
 /**
  * Runs the rules over the documents that passed stage 1 (`invalid` holds those that did not); `deferred` holds
- * the stage-1 findings held back for the rules that own their fields.
+ * the stage-1 findings held back for the rules that own their fields. With `recall`, an object rule's earlier
+ * run over an object is taken where it stands, and every run is recorded for the next check.
  */
 export function runRules(
   workspace: Workspace,
   rules: readonly Rule[],
   invalid: ReadonlySet<SourceDocument>,
   deferred: ReadonlyMap<SourceDocument, readonly Finding[]> = new Map(),
+  recall?: Recall,
 ): Finding[] {
   const findings: Finding[] = [];
   const facts = createFacts(workspace);
@@ -109,7 +154,13 @@ export function runRules(
     return objects.slice();
   };
   for (const rule of rules) {
-    const context: RuleContext<Codes> = {
+    const schemaFindingsOf = (document: SourceDocument) =>
+      (deferred.get(document) ?? []).filter((f) => ownsSchemaOfDocument(rule, document) || matchesPointerPattern(rule.ownsManifestFields ?? [], f.path));
+    if ('subjects' in rule) {
+      runObjectRule(rule, { workspace, facts, objectsOf, schemaFindingsOf }, findings, recall);
+      continue;
+    }
+    rule.check({
       workspace,
       facts,
       packages: () => workspace.packages.filter((pkg) => !invalid.has(pkg.manifest)),
@@ -118,12 +169,73 @@ export function runRules(
       lookup: (from, kind, id) => workspace.lookup(from, kind, id),
       suggest: (from, kind, id) => didYouMean(id, workspace.visibleIds(from, kind)),
       report: (code, place, data, options) => findings.push(findingOf(rule, code, place, data, options)),
-      schemaFindings: (document) =>
-        (deferred.get(document) ?? []).filter((f) => ownsSchemaOfDocument(rule, document) || matchesPointerPattern(rule.ownsManifestFields ?? [], f.path)),
-    };
-    rule.check(context);
+      schemaFindings: schemaFindingsOf,
+    });
   }
   return findings;
+}
+
+/** What the runs of every rule share. */
+interface Shared {
+  workspace: Workspace;
+  facts: Facts;
+  objectsOf(kind: ObjectKind): PackageObject[];
+  schemaFindingsOf(document: SourceDocument): Finding[];
+}
+
+/**
+ * Runs an object rule over each object of its kinds that passed stage 1 — or takes its earlier run where that
+ * stands — keeping the findings in the order a run over every object gives.
+ */
+function runObjectRule(rule: ObjectRule, { workspace, facts, objectsOf, schemaFindingsOf }: Shared, findings: Finding[], recall: Recall | undefined): void {
+  let found: Finding[] = [];
+  // What the current run asked; only recorded when the runs are kept.
+  let asked: Asked | undefined;
+  const depends = (kind: string) => asked?.kinds.add(kind);
+  const context: ObjectContext<Codes> = {
+    facts,
+    installation: workspace.installation,
+    package: (key) => workspace.package(key),
+    visiblePackages: (from) => workspace.visiblePackages(from),
+    lookup(from, kind, id) {
+      const object = workspace.lookup(from, kind, id);
+      asked?.lookedUp(from, kind, id, object);
+      return object;
+    },
+    suggest(from, kind, id) {
+      depends(`ids:${kind}`);
+      return didYouMean(id, workspace.visibleIds(from, kind));
+    },
+    visibleIds(from, kind) {
+      depends(`ids:${kind}`);
+      return workspace.visibleIds(from, kind);
+    },
+    objects(kind) {
+      depends(`files:${kind}`);
+      return objectsOf(kind);
+    },
+    declared(kind) {
+      depends(`files:${kind}`);
+      return workspace.objects(kind);
+    },
+    report: (code, place, data, options) => found.push(findingOf(rule, code, place, data, options)),
+    schemaFindings: schemaFindingsOf,
+  };
+  for (const kind of rule.subjects) {
+    for (const object of objectsOf(kind)) {
+      const earlier = recall?.recalled(rule.id, object);
+      if (recall && earlier) {
+        findings.push(...earlier.findings);
+        recall.keep(rule.id, object, earlier, true);
+        continue;
+      }
+      found = [];
+      asked = recall && new Asked();
+      rule.checkObject(context, object);
+      findings.push(...found);
+      if (recall && asked) recall.keep(rule.id, object, asked.run(found), false);
+    }
+  }
 }
 
 function findingOf(rule: Rule, code: string, place: Place, data: unknown, options: ReportOptions = {}): Finding {

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CodeInfo } from '../check/catalog.js';
 import type { CheckReport, CheckResult } from '../check/index.js';
+import type { ObjectRuns, RuleMemo } from '../check/rule-memo.js';
 import type { SourceDocument } from '../json/document.js';
 import type { ParseCache } from '../load/parse-cache.js';
 import { hasGitSources, type Installation } from '../model/installation.js';
@@ -51,6 +52,8 @@ export interface CheckOutcome {
   /** Human output (or the chosen format), when not `--json`. */
   output?: string;
   exitCode: number;
+  /** When the rules ran with the index: how many runs of object rules over objects were taken from the last check. */
+  objectRuns?: ObjectRuns;
 }
 
 /** `storedReportAsked`: the index was just asked for a report that still stands, and had none (bin/run.js). */
@@ -59,14 +62,18 @@ export async function runCheckRequest(asked: CheckRequest, version: string, stor
   const { request, staged, index, key, reused } = await storedReport(asked, !storedReportAsked);
   if (reused) return renderedOutcome(request, { report: await filtered(request, reused, staged) }, version);
   const { check } = await import('../check/index.js');
+  const earlier = index && key !== undefined ? index.earlierRun(key) : undefined;
   const checked = await check({
     ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
     ...(request.install ? { install: request.install } : {}),
     ...(request.packages ? { packages: request.packages } : {}),
     paths: request.paths,
+    // With the index, the object rules' runs are kept for the next check, and the last check's taken where they stand.
+    ...(index ? { memory: { previous: earlier?.memo as RuleMemo | undefined, changedSince: earlier?.changedSince ?? (() => true) } } : {}),
   });
   if (index && key !== undefined) await storeReport(index, key, request, checked);
-  return renderedOutcome(request, { workspace: checked.workspace, report: await filtered(request, checked.report, staged) }, version);
+  const outcome = await renderedOutcome(request, { workspace: checked.workspace, report: await filtered(request, checked.report, staged) }, version);
+  return checked.objectRuns ? { ...outcome, objectRuns: checked.objectRuns } : outcome;
 }
 
 /**
@@ -140,7 +147,7 @@ export function reportKey(request: CheckRequest): string {
  * a source resolves to also depends on its remote (a moved tag, an unreachable host), which no stat of the
  * workspace shows.
  */
-async function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report }: CheckResult): Promise<void> {
+async function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report, memo }: CheckResult): Promise<void> {
   const installation = workspace.installation;
   if (installation !== undefined && hasGitSources(installation)) return;
   const cwd = resolve(request.cwd ?? '.');
@@ -149,7 +156,7 @@ async function storeReport(index: ParseCache, key: string, request: CheckRequest
   const lookedIn = request.install !== undefined
     ? await installationInputs(installation, workspace.packages)
     : [cwd, join(cwd, 'packages'), ...trees.map((dir) => dirname(dir))];
-  index.storeReport(key, report, trees, [...new Set([...targets, ...lookedIn])]);
+  index.storeReport(key, report, trees, [...new Set([...targets, ...lookedIn])], memo);
 }
 
 /** Where an installation's packages were looked for (none when the installation file could not be used). */

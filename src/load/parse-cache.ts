@@ -101,6 +101,14 @@ interface StoredResult {
   key: string;
   inputs: Inputs;
   report: unknown;
+  /** What the run kept for the next run of the same targets besides its report (the rules' runs). */
+  memo?: unknown;
+}
+
+/** What an earlier run of the same targets kept, and whether a document differs from what that run read. */
+export interface EarlierRun {
+  memo: unknown;
+  changedSince(document: SourceDocument): boolean;
 }
 
 /** Decodes and parses the bytes of a file as the loader does (given by the caller: the loader sits on this module). */
@@ -122,6 +130,8 @@ export class ParseCache {
   private readonly statsSeen = new Map<string, StatKey>();
   /** Shards of the per-file part that this run changed (only those are written again). */
   private readonly changed = new Set<number>();
+  /** The stored result this run read last (asked for its report, then for its memo). */
+  private lastResult: { key: string; stored: StoredResult | undefined } | undefined;
 
   constructor(
     private readonly dir: string,
@@ -212,8 +222,8 @@ export class ParseCache {
    * stat it had), else undefined.
    */
   reusableReport(key: string, parse: Parse): unknown {
-    const stored = readSerialized(this.resultPath(key)) as StoredResult | undefined;
-    if (stored?.key !== key) return undefined;
+    const stored = this.storedResult(key);
+    if (stored === undefined) return undefined;
     const { stats, hashes } = stored.inputs;
     const restated = new Map<number, string>();
     const paths = stored.inputs.paths.split('\0');
@@ -234,6 +244,39 @@ export class ParseCache {
       writeAtomically(this.resultPath(key), serialize(stored));
     }
     return stored.report;
+  }
+
+  /**
+   * What the last run of `key` kept besides its report, with a test of whether a document of this run differs
+   * from the bytes that run read (a document the index does not hold always does); undefined when none was kept.
+   */
+  earlierRun(key: string): EarlierRun | undefined {
+    const stored = this.storedResult(key);
+    if (stored?.memo === undefined) return undefined;
+    let hashes: Map<string, string> | undefined;
+    const hashRead = (path: string): string | undefined => {
+      if (hashes === undefined) {
+        const paths = stored.inputs.paths.split('\0');
+        hashes = new Map(paths.map((path, i) => [path, stored.inputs.hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH)]));
+      }
+      return hashes.get(path);
+    };
+    return {
+      memo: stored.memo,
+      changedSince: (document) => {
+        const known = this.known.get(document);
+        return known === undefined || hashRead(known.path) !== known.record.hash;
+      },
+    };
+  }
+
+  /** The stored result of `key`, read once a run. */
+  private storedResult(key: string): StoredResult | undefined {
+    if (this.lastResult?.key !== key) {
+      const stored = readSerialized(this.resultPath(key)) as StoredResult | undefined;
+      this.lastResult = { key, stored: stored?.key === key ? stored : undefined };
+    }
+    return this.lastResult.stored;
   }
 
   /**
@@ -272,9 +315,10 @@ export class ParseCache {
   /**
    * Stores `report` under `key`, valid while the files this run loaded and every file and folder under
    * `trees` (walked here; package folders) and the folders `listed` (where packages are looked for) keep
-   * their stat. Nothing is stored when an input changed during the run.
+   * their stat, with `memo` (what the next run of `key` may reuse of this one when some input changed: see
+   * `earlierRun`). Nothing is stored when an input changed during the run.
    */
-  storeReport(key: string, report: unknown, trees: readonly string[], listed: readonly string[]): void {
+  storeReport(key: string, report: unknown, trees: readonly string[], listed: readonly string[], memo?: unknown): void {
     const inputs = new Map<string, [StatKey, string]>();
     const add = (path: string, stat: StatKey | undefined): boolean => {
       const trusted = this.trusted(stat);
@@ -296,7 +340,9 @@ export class ParseCache {
       stats: Float64Array.from([...inputs.values()].flatMap(([stat]) => stat)),
       hashes: [...inputs.values()].map(([, hash]) => hash).join(''),
     };
-    if (writeAtomically(this.resultPath(key), serialize({ key, inputs: packed, report } satisfies StoredResult))) this.dropOldResults();
+    const stored: StoredResult = { key, inputs: packed, report, ...(memo !== undefined ? { memo } : {}) };
+    this.lastResult = undefined;
+    if (writeAtomically(this.resultPath(key), serialize(stored))) this.dropOldResults();
   }
 
   /**

@@ -47,6 +47,7 @@ export class Workspace {
   private readonly index = new Map<string, Map<string, PackageObject>>();
   private readonly closures = new Map<string, readonly string[]>();
   private byFile?: ReadonlyMap<string, SourceDocument>;
+  private byKind?: ReadonlyMap<ObjectKind, PackageObject[]>;
 
   constructor(
     /** Dependency order: a package comes after everything it requires. */
@@ -72,8 +73,14 @@ export class Workspace {
 
   /** Every object of every package, in dependency then file order; only those of `kind` when given. */
   objects(kind?: ObjectKind): PackageObject[] {
-    const all = this.packages.flatMap((pkg) => pkg.objects);
-    return kind === undefined ? all : all.filter((object) => object.kind === kind);
+    if (kind === undefined) return this.packages.flatMap((pkg) => pkg.objects);
+    // Asked for every kind by the rules, and again by the check's memo: grouped once.
+    if (this.byKind === undefined) {
+      const byKind = new Map<ObjectKind, PackageObject[]>();
+      for (const pkg of this.packages) for (const object of pkg.objects) byKind.get(object.kind)?.push(object) ?? byKind.set(object.kind, [object]);
+      this.byKind = byKind;
+    }
+    return this.byKind.get(kind)?.slice() ?? [];
   }
 
   /** Keys of the packages `key` requires, directly or not, in dependency order (without `key` itself). */

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportKey, runCheckRequest, type CheckRequest } from '../../src/cli/check.js';
 import { ParseCache, useParseCache } from '../../src/load/parse-cache.js';
 import { parseSource } from '../../src/load/source.js';
-import { FIXTURES, overlay, overlayCase } from '../support/overlay.js';
+import type { ObjectRuns } from '../../src/check/rule-memo.js';
+import { caseLayers, FIXTURES, layOver, overlay, overlayCase } from '../support/overlay.js';
 
 const CACHE = mkdtempSync(join(tmpdir(), 'package-sdk-index-'));
 /** Longer than the index's racy window: stats older than this are trusted. */
@@ -48,10 +49,15 @@ function requestFor(cwd: string, cache: boolean): CheckRequest {
 
 /** The report of `check --json` in `cwd`, as printed. */
 async function reportOf(cwd: string, cache: boolean): Promise<string> {
+  return (await checked(cwd, cache)).report;
+}
+
+/** The report of `check --json` in `cwd`, as printed, and how many runs of object rules it took from the last check. */
+async function checked(cwd: string, cache: boolean): Promise<{ report: string; objectRuns: ObjectRuns | undefined }> {
   if (!cache) useParseCache(undefined);
   const outcome = await runCheckRequest(requestFor(cwd, cache), '0.0.0');
   useParseCache(undefined);
-  return JSON.stringify(outcome.result);
+  return { report: JSON.stringify(outcome.result), objectRuns: outcome.objectRuns };
 }
 
 function reusable(cwd: string): boolean {
@@ -86,6 +92,55 @@ describe('check with the workspace index', () => {
     // Installations are checked afresh (their git sources are not watched); every other case is reused whole.
     expect(reused).toBeGreaterThan(cases.length / 2);
   }, 600_000); // some 400 cases, three checks each
+
+  it('reports every fixture case alike cold and checked as an edit of its base, taking the runs of object rules the edit leaves standing', async () => {
+    const cases = caseDirs().map((source) => ({ source, ...caseLayers(source) }));
+    const dirs = cases.map(({ base }) => overlay(base));
+    laidOut.push(...dirs);
+    await settle();
+    for (const dir of dirs) await reportOf(dir, true);
+    cases.forEach(({ files }, i) => layOver(dirs[i]!, files));
+    await settle();
+    const runs = { taken: 0, total: 0 };
+    for (const [i, { source }] of cases.entries()) {
+      const { report, objectRuns } = await checked(dirs[i]!, true);
+      expect(report, source).toBe(await reportOf(dirs[i]!, false));
+      runs.taken += objectRuns?.taken ?? 0;
+      runs.total += objectRuns?.total ?? 0;
+    }
+    // A case changes a file or two of a small base: many runs stand, and the reports above are those of cold runs.
+    expect(runs.taken).toBeGreaterThan(runs.total / 4);
+  }, 600_000); // some 400 cases, three checks each
+
+  it('checks an unchanged object again when what it looked up changes: a name it resolved, the names of a kind, what a found object says', async () => {
+    const dir = overlay(join(FIXTURES, 'check/_bases/procdemo-with-process'));
+    laidOut.push(dir);
+    const pkg = join(dir, 'packages/procdemo');
+    const edit = (file: string, change: (text: string) => string) => writeFileSync(join(pkg, file), change(readFileSync(join(pkg, file), 'utf8')));
+    // Each edit leaves the process alone and changes what its findings say.
+    const edits: [string, () => void, string][] = [
+      ['the task type it names is renamed', () => edit('task-types/go-no-go.yaml', (text) => text.replace('key: go-no-go', 'key: go-no-go-2')), 'unknown_task_type'],
+      ['the task type is named back', () => edit('task-types/go-no-go.yaml', (text) => text.replace('key: go-no-go-2', 'key: go-no-go')), ''],
+      ['its calendar is renamed (a near name is suggested)', () => edit('calendars/office.yaml', (text) => text.replace('key: office', 'key: offices')), 'offices'],
+      ['the calendar is renamed again (another near name)', () => edit('calendars/office.yaml', (text) => text.replace('key: offices', 'key: offise')), 'offise'],
+      ['the calendar is named back, and the task type types its result', () => {
+        edit('calendars/office.yaml', (text) => text.replace('key: offise', 'key: office'));
+        edit('task-types/go-no-go.yaml', (text) => `${text}  fieldSchema:\n    type: object\n    properties:\n      decision: {type: number}\n`);
+      }, 'data_type_mismatch'],
+    ];
+    await settle();
+    let before = await reportOf(dir, true);
+    for (const [name, change, said] of edits) {
+      change();
+      await settle();
+      const { report, objectRuns } = await checked(dir, true);
+      expect(report, name).toBe(await reportOf(dir, false));
+      expect(report, name).not.toBe(before);
+      expect(report, name).toContain(said);
+      expect(objectRuns?.taken, name).toBeGreaterThan(0);
+      before = report;
+    }
+  });
 
   it('reports what a cold run does after each of a series of random edits', async () => {
     const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));

@@ -42,9 +42,15 @@ export function layOver(dir: string, files: Overlay): void {
  * file of the case directory laid over it at the same path (fixtures/check/README.md).
  */
 export function overlayCase(caseDir: string): string {
+  const { base, files } = caseLayers(caseDir);
+  return overlay(base, files);
+}
+
+/** A case of fixtures/check as its base (an absolute path) and what the case changes of it (see `overlayCase`). */
+export function caseLayers(caseDir: string): { base: string; files: Overlay } {
   const manifest = parse(readFileSync(join(caseDir, CASE_MANIFEST), 'utf8')) as CaseManifest;
   const removed = Object.fromEntries((manifest.remove ?? []).map((path) => [path, null]));
-  return overlay(join(FIXTURES, 'check/_bases', manifest.base), { ...removed, ...filesIn(caseDir, CASE_FILES) });
+  return { base: join(FIXTURES, 'check/_bases', manifest.base), files: { ...removed, ...filesIn(caseDir, CASE_FILES) } };
 }
 
 /** What a case directory says of itself, beside the files it lays over its base. */

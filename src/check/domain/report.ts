@@ -4,7 +4,7 @@
  */
 import type { Severity } from '../../model/finding.js';
 import type { PackageObject } from '../../model/package.js';
-import type { CodeMeta, Codes, RuleContext } from '../rule.js';
+import type { CodeMeta, Codes, SharedContext } from '../rule.js';
 import type { DomainProblem } from './problems.js';
 
 export interface DomainData {
@@ -43,7 +43,7 @@ export function sharedCode(code: keyof typeof SHARED_SUMMARIES, options: { core?
 }
 
 /** Reports the problems of one object, each at its node (the key of a member that should not be there). */
-export function reportProblems(context: RuleContext<Codes>, object: PackageObject, problems: readonly DomainProblem[]): void {
+export function reportProblems(context: SharedContext<Codes>, object: PackageObject, problems: readonly DomainProblem[]): void {
   for (const problem of problems) {
     const place = problem.span
       ? { document: object.document, pointer: problem.pointer, ...problem.span }

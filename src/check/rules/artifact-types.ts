@@ -4,18 +4,17 @@
  */
 import { artifactTypeProblems } from '../domain/artifact-type.js';
 import { domainCode, reportProblems } from '../domain/report.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 
-export const artifactTypeStatics = defineRule({
+export const artifactTypeStatics = defineObjectRule({
   id: 'artifact-types/core',
   description: 'An artifact type has a usable metadata schema, media type patterns and a positive size limit.',
   codes: {
     invalid_artifact_type: domainCode('An artifact type is refused: its metadataSchema is not a usable JSON Schema of at most 16 KiB, mediaTypes is not a list of 1 to 50 patterns, maxBytes is not positive. The core refuses it when it publishes the type (plan, apply).'),
   },
-  check(context) {
-    for (const type of context.objects('ArtifactType')) {
-      const view = context.facts.coreView(type);
-      if ('spec' in view) reportProblems(context, type, artifactTypeProblems(view.spec));
-    }
+  subjects: ['ArtifactType'],
+  checkObject(context, type) {
+    const view = context.facts.coreView(type);
+    if ('spec' in view) reportProblems(context, type, artifactTypeProblems(view.spec));
   },
 });

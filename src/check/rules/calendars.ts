@@ -4,11 +4,11 @@
  */
 import { calendarProblems } from '../domain/calendar.js';
 import { domainCode, reportProblems } from '../domain/report.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 
 const core = { core: true };
 
-export const calendarStatics = defineRule({
+export const calendarStatics = defineObjectRule({
   id: 'calendars/core',
   description: 'A calendar has an IANA time zone, one entry per year with days of that year, and ordered working hours.',
   codes: {
@@ -18,7 +18,8 @@ export const calendarStatics = defineRule({
     calendar_day_conflict: domainCode('A day is both a holiday and a moved working day of a calendar.', core),
     invalid_working_hours: domainCode('Working hours are refused: a day without interval, a time not HH:MM up to 24:00, intervals out of order or overlapping, a weekday not 1..7, a short-day reduction not in whole minutes.', core),
   },
-  check(context) {
-    for (const calendar of context.objects('Calendar')) reportProblems(context, calendar, calendarProblems(calendar.spec));
+  subjects: ['Calendar'],
+  checkObject(context, calendar) {
+    reportProblems(context, calendar, calendarProblems(calendar.spec));
   },
 });

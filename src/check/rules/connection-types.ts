@@ -6,9 +6,9 @@
  */
 import { connectionTypeProblems } from '../domain/connection-type.js';
 import { domainCode, reportProblems, sharedCode } from '../domain/report.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 
-export const connectionTypes = defineRule({
+export const connectionTypes = defineObjectRule({
   id: 'connection-types/core',
   description: 'A connection type has only the members of the API, no secrets, and the form the core publishes.',
   codes: {
@@ -16,10 +16,9 @@ export const connectionTypes = defineRule({
     invalid_connection_type: domainCode('A connection type is refused: displayName, auth, oauth2 (https URLs, a token URL over {account} with an external DNS host, accountParam, authStyle, scopes), accountField (a pattern that compiles), settingsSchema, defaultKey. The core refuses it when it publishes the type (plan, apply).'),
     secret_material_rejected: sharedCode('secret_material_rejected'),
   },
-  check(context) {
-    for (const type of context.objects('ConnectionType')) {
-      const view = context.facts.coreView(type);
-      if ('spec' in view) reportProblems(context, type, connectionTypeProblems(view.spec));
-    }
+  subjects: ['ConnectionType'],
+  checkObject(context, type) {
+    const view = context.facts.coreView(type);
+    if ('spec' in view) reportProblems(context, type, connectionTypeProblems(view.spec));
   },
 });

@@ -10,11 +10,11 @@ import { childPointer } from '../../json/pointer.js';
 import { closestName, didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { processModel, processProfile, typingDataSchema } from '../../process/index.js';
-import { defineRule, type RuleContext } from '../rule.js';
+import { defineObjectRule, type ObjectContext } from '../rule.js';
 import { atomsOf, isAnyCell, parseCell, uncoveredPoint, type Domain, type InputType, type Point } from '../../model/decision-table.js';
 import { isRecord } from '../../json/guards.js';
 
-export const decisionTables = defineRule({
+export const decisionTables = defineObjectRule({
   id: 'process/decision-tables',
   description: 'Decision tables are well formed and their rules consistent: declared inputs and outputs, cells of the input type, typed outputs, no overlap in a unique table, no hidden rule, no gap.',
   codes: {
@@ -91,22 +91,21 @@ export const decisionTables = defineRule({
       message: (d: { table: string }) => `decision table '${d.table}' is used by no decide step`,
     },
   },
-  check(context) {
-    for (const process of context.objects('Process')) {
-      const decisions = process.spec.decisions;
-      if (!Array.isArray(decisions)) continue;
-      const used = usedTables(process);
-      const inputTypes = new InputTyper(context, process);
-      decisions.forEach((table, index) => {
-        if (!isRecord(table) || typeof table.id !== 'string') return;
-        const pointer = childPointer('/spec/decisions', index);
-        new TableCheck(context, process, table, table.id, pointer, inputTypes).run(used.get(table.id) ?? []);
-      });
-    }
+  subjects: ['Process'],
+  checkObject(context, process) {
+    const decisions = process.spec.decisions;
+    if (!Array.isArray(decisions)) return;
+    const used = usedTables(process);
+    const inputTypes = new InputTyper(context, process);
+    decisions.forEach((table, index) => {
+      if (!isRecord(table) || typeof table.id !== 'string') return;
+      const pointer = childPointer('/spec/decisions', index);
+      new TableCheck(context, process, table, table.id, pointer, inputTypes).run(used.get(table.id) ?? []);
+    });
   },
 });
 
-type Context = RuleContext<(typeof decisionTables)['codes']>;
+type Context = ObjectContext<(typeof decisionTables)['codes']>;
 
 interface TableInput {
   id: string;
@@ -149,7 +148,7 @@ class InputTyper {
 
   private environment(): CelEnvironment {
     const data = typingDataSchema(this.context.facts.dataSchema(this.process));
-    const pkg = this.context.workspace.package(this.process.package);
+    const pkg = this.context.package(this.process.package);
     this.env ??= createEnvironment(processProfile({ ...this.process.spec, data }, this.context.facts.expressionSettings(pkg), pkg?.key));
     return this.env;
   }

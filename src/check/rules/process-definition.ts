@@ -4,7 +4,7 @@ import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { dataSchemaProblem, EVENT_TYPES, knownEventType, processModel, type ProcessModel, type Trigger } from '../../process/index.js';
 import { jsonSchemaProblem } from '../../schema/json-schema.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 import { eachMapping } from '../values.js';
 
 /**
@@ -12,7 +12,7 @@ import { eachMapping } from '../values.js';
  * §2.12): it acts as an agent (`identity`), its data and its forms are JSON Schemas, its triggers name events of
  * the core's catalog, and the regulations it is governed by are named as the knowledge base names documents.
  */
-export const processDefinition = defineRule({
+export const processDefinition = defineObjectRule({
   id: 'process/definition',
   description: 'A process has an identity, its data and forms are JSON Schemas, and its triggers name events of the core.',
   codes: {
@@ -41,27 +41,26 @@ export const processDefinition = defineRule({
       message: (d: { type: string }) => `'${d.type}' is not in the event catalog`,
     },
   },
-  check(context) {
-    for (const process of context.objects('Process')) {
-      const place = (pointer: string) => ({ document: process.document, pointer });
-      if (!isRecord(process.spec.identity)) {
-        context.report('process_identity_required', place('/spec/identity'), undefined, { hint: 'add identity: {agent: <key of an Agent>}' });
+  subjects: ['Process'],
+  checkObject(context, process) {
+    const place = (pointer: string) => ({ document: process.document, pointer });
+    if (!isRecord(process.spec.identity)) {
+      context.report('process_identity_required', place('/spec/identity'), undefined, { hint: 'add identity: {agent: <key of an Agent>}' });
+    }
+    const data = context.facts.dataSchema(process);
+    const dataProblem = data === undefined ? undefined : dataSchemaProblem(data);
+    if (dataProblem !== undefined) context.report('invalid_data_schema', place(dataProblem.pointer), { problem: dataProblem.message }, hintOf(dataProblem));
+    const model = processModel(process.spec);
+    for (const step of model.steps) {
+      const form = step.kind === 'human' && isRecord(step.body) && isRecord(step.body.form) ? step.body.form.schema : undefined;
+      const problem = form === undefined ? undefined : jsonSchemaProblem(form);
+      if (problem !== undefined) {
+        context.report('invalid_form_schema', place(`${step.pointer}/human/form/schema${problem.pointer}`), { problem: problem.message }, hintOf(problem));
       }
-      const data = context.facts.dataSchema(process);
-      const dataProblem = data === undefined ? undefined : dataSchemaProblem(data);
-      if (dataProblem !== undefined) context.report('invalid_data_schema', place(dataProblem.pointer), { problem: dataProblem.message }, hintOf(dataProblem));
-      const model = processModel(process.spec);
-      for (const step of model.steps) {
-        const form = step.kind === 'human' && isRecord(step.body) && isRecord(step.body.form) ? step.body.form.schema : undefined;
-        const problem = form === undefined ? undefined : jsonSchemaProblem(form);
-        if (problem !== undefined) {
-          context.report('invalid_form_schema', place(`${step.pointer}/human/form/schema${problem.pointer}`), { problem: problem.message }, hintOf(problem));
-        }
-      }
-      for (const { trigger, pointer } of eventTriggers(model)) {
-        if (trigger.event === undefined || trigger.event.includes('$') || knownEventType(trigger.event) !== false) continue;
-        context.report('unknown_event_type', place(childPointer(pointer, 'event')), { type: trigger.event }, { hint: eventTypeHint(trigger.event) });
-      }
+    }
+    for (const { trigger, pointer } of eventTriggers(model)) {
+      if (trigger.event === undefined || trigger.event.includes('$') || knownEventType(trigger.event) !== false) continue;
+      context.report('unknown_event_type', place(childPointer(pointer, 'event')), { type: trigger.event }, { hint: eventTypeHint(trigger.event) });
     }
   },
 });
@@ -115,7 +114,7 @@ function governedByLists(process: PackageObject): { list: unknown[]; pointer: st
  * `governedBy` names regulations by the natural key of a document of the knowledge base (compat-core-validators.md
  * §2.12). Whether the document exists is the core's to tell (its memory); its form and repetitions are judged here.
  */
-export const processGovernedBy = defineRule({
+export const processGovernedBy = defineObjectRule({
   id: 'process/governed-by',
   description: 'governedBy names each regulation once, by the natural key of a knowledge document.',
   codes: {
@@ -133,26 +132,25 @@ export const processGovernedBy = defineRule({
         `${d.section === null ? `document '${d.document}'` : `section '${d.section}' of '${d.document}'`} is already named in this governedBy`,
     },
   },
-  check(context) {
-    for (const process of context.objects('Process')) {
-      const place = (pointer: string) => ({ document: process.document, pointer });
-      for (const { list, pointer } of governedByLists(process)) {
-        const seen = new Set<string>();
-        eachMapping(list, pointer, (entry, at) => {
-          const { document, section } = entry;
-          if (typeof document !== 'string') return;
-          if (document.trim() === '' || document.trim() !== document) {
-            context.report('invalid_governed_by', place(childPointer(at, 'document')), undefined, {
-              hint: document.trim() === '' ? 'name the document by its key in the knowledge base' : `write '${document.trim()}'`,
-            });
-            return;
-          }
-          const sectionName = typeof section === 'string' ? section : null;
-          const key = JSON.stringify([document, sectionName]);
-          if (seen.has(key)) context.report('duplicate_governed_by', place(at), { document, section: sectionName }, { hint: 'remove the repetition' });
-          seen.add(key);
-        });
-      }
+  subjects: ['Process'],
+  checkObject(context, process) {
+    const place = (pointer: string) => ({ document: process.document, pointer });
+    for (const { list, pointer } of governedByLists(process)) {
+      const seen = new Set<string>();
+      eachMapping(list, pointer, (entry, at) => {
+        const { document, section } = entry;
+        if (typeof document !== 'string') return;
+        if (document.trim() === '' || document.trim() !== document) {
+          context.report('invalid_governed_by', place(childPointer(at, 'document')), undefined, {
+            hint: document.trim() === '' ? 'name the document by its key in the knowledge base' : `write '${document.trim()}'`,
+          });
+          return;
+        }
+        const sectionName = typeof section === 'string' ? section : null;
+        const key = JSON.stringify([document, sectionName]);
+        if (seen.has(key)) context.report('duplicate_governed_by', place(at), { document, section: sectionName }, { hint: 'remove the repetition' });
+        seen.add(key);
+      });
     }
   },
 });

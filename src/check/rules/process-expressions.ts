@@ -16,7 +16,8 @@ import type { SourceDocument } from '../../json/document.js';
 import { childPointer, pointerSegments } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
-import { defineRule, type RuleContext } from '../rule.js';
+import { defineObjectRule, type ObjectContext } from '../rule.js';
+import type { Facts } from '../facts/index.js';
 import { EXPRESSION_CODES, reportDiagnostics } from '../expression-findings.js';
 import { isRecord } from '../../json/guards.js';
 
@@ -34,7 +35,7 @@ interface Write {
 
 const misfit = (d: { key: string; types: string; type: string }) => `${d.key} is ${d.types}, the expression gives ${d.type}`;
 
-export const processExpressionRules = defineRule({
+export const processExpressionRules = defineObjectRule({
   id: 'process/expressions',
   description: 'Every CEL expression of a process compiles in the cp/1 profile, and what the process writes fits its data, skill inputs and task fields.',
   codes: {
@@ -93,33 +94,39 @@ export const processExpressionRules = defineRule({
       message: misfit,
     },
   },
-  check(context) {
-    // Processes with the same profile share their environments (and so their checks).
-    const shared = new Map<string, Environments>();
-    for (const process of context.objects('Process')) {
-      const pkg = context.workspace.package(process.package);
-      const data = typingDataSchema(context.facts.dataSchema(process));
-      const spec = { ...process.spec, data };
-      const profile = processProfile(spec, context.facts.expressionSettings(pkg), pkg?.key);
-      const key = JSON.stringify(profile);
-      let environments = shared.get(key);
-      if (environments === undefined) shared.set(key, (environments = new Environments(profile)));
-      const catalog = stepCatalog(context, process);
-      const results = stepResults(spec, catalog);
-      const variables = context.facts.variables(pkg);
-      const checked = new Map<string, CheckResult>();
-      for (const expression of processExpressions(spec)) {
-        const result = checkExpression(environments.of(expression, results), expression.source, { expected: expression.expected, variables });
-        checked.set(expression.pointer, result);
-        reportDiagnostics(context, process.document, expression.pointer, result);
-      }
-      new WriteCheck(context, process, checked).run(data);
-      reportUnwritten(context, process, dataWrites(processModel(process.spec)), checked);
+  subjects: ['Process'],
+  checkObject(context, process) {
+    const pkg = context.package(process.package);
+    const data = typingDataSchema(context.facts.dataSchema(process));
+    const spec = { ...process.spec, data };
+    const environments = environmentsOf(context.facts, processProfile(spec, context.facts.expressionSettings(pkg), pkg?.key));
+    const catalog = stepCatalog(context, process);
+    const results = stepResults(spec, catalog);
+    const variables = context.facts.variables(pkg);
+    const checked = new Map<string, CheckResult>();
+    for (const expression of processExpressions(spec)) {
+      const result = checkExpression(environments.of(expression, results), expression.source, { expected: expression.expected, variables });
+      checked.set(expression.pointer, result);
+      reportDiagnostics(context, process.document, expression.pointer, result);
     }
+    new WriteCheck(context, process, checked).run(data);
+    reportUnwritten(context, process, dataWrites(processModel(process.spec)), checked);
   },
 });
 
-type Context = RuleContext<(typeof processExpressionRules)['codes']>;
+type Context = ObjectContext<(typeof processExpressionRules)['codes']>;
+
+/** By check (its facts), the environments of each profile: processes with the same profile share them, and so their checks. */
+const environmentsByCheck = new WeakMap<Facts, Map<string, Environments>>();
+
+function environmentsOf(facts: Facts, profile: Profile): Environments {
+  let shared = environmentsByCheck.get(facts);
+  if (shared === undefined) environmentsByCheck.set(facts, (shared = new Map()));
+  const key = JSON.stringify(profile);
+  let environments = shared.get(key);
+  if (environments === undefined) shared.set(key, (environments = new Environments(profile)));
+  return environments;
+}
 
 /** Environments of one profile: the base, narrowed per step result, catch names and compensation — each built once. */
 class Environments {

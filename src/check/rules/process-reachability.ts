@@ -10,10 +10,10 @@ import {
   dataWrites, fieldTestOf, lookupDataField, writtenPaths, processDataSchema, processModel,
   type Block, type FieldTest, type ProcessModel, type Stage, type Step,
 } from '../../process/index.js';
-import { defineRule, type RuleContext } from '../rule.js';
+import { defineObjectRule, type ObjectContext } from '../rule.js';
 import { isRecord } from '../../json/guards.js';
 
-export const processReachability = defineRule({
+export const processReachability = defineObjectRule({
   id: 'process/reachability',
   description: 'Every step, stage and milestone of a process can be reached, every stage can end, and a process with outcomes cannot run out of work without one.',
   codes: {
@@ -47,16 +47,15 @@ export const processReachability = defineRule({
       message: (d: { witness: string }) => `an instance can finish all its stages without reaching a complete step: ${d.witness}`,
     },
   },
-  check(context) {
-    for (const process of context.objects('Process')) {
-      const model = processModel(process.spec);
-      reportUnreachableSteps(context, process, model.blocks);
-      new StageFlow(context, process, model).run();
-    }
+  subjects: ['Process'],
+  checkObject(context, process) {
+    const model = processModel(process.spec);
+    reportUnreachableSteps(context, process, model.blocks);
+    new StageFlow(context, process, model).run();
   },
 });
 
-type Context = RuleContext<(typeof processReachability)['codes']>;
+type Context = ObjectContext<(typeof processReachability)['codes']>;
 
 /** A step that ends the flow whatever the data: `complete` or `raise` without `when` (a `do` holding one does not count). */
 function endsTheFlow(step: Step): boolean {

@@ -3,7 +3,7 @@ import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
 import { dottedPath } from '../../json/pointer.js';
 import { processModel, STEP_KINDS_WITH_DUE, type ProcessElement, type ProcessModel } from '../../process/index.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 import { eachMapping } from '../values.js';
 import { isRecord } from '../../json/guards.js';
 
@@ -13,7 +13,7 @@ import { isRecord } from '../../json/guards.js';
  * to elements that exist, the process has an owner. References out of the process (task types, skills, agents)
  * belong to references/closure.
  */
-export const processElementRules = defineRule({
+export const processElementRules = defineObjectRule({
   id: 'process/elements',
   description: 'Element ids of a process are unique; catch names, compensate targets, decide tables and migrations name what exists.',
   codes: {
@@ -66,50 +66,49 @@ export const processElementRules = defineRule({
       message: () => 'owner is not set — tasks about the process (deviation from the procedure, instance errors) have no one to be addressed to',
     },
   },
-  check(context) {
-    for (const process of context.objects('Process')) {
-      const model = processModel(process.spec);
-      const elements = model.elements;
-      const ids = new Set(elements.map((element) => element.id));
-      const tables = elements.filter((element) => element.table).map((element) => element.id);
-      const place = (pointer: string) => ({ document: process.document, pointer });
+  subjects: ['Process'],
+  checkObject(context, process) {
+    const model = processModel(process.spec);
+    const elements = model.elements;
+    const ids = new Set(elements.map((element) => element.id));
+    const tables = elements.filter((element) => element.table).map((element) => element.id);
+    const place = (pointer: string) => ({ document: process.document, pointer });
 
-      const first = new Map<string, ProcessElement>();
-      for (const element of elements) {
-        const earlier = first.get(element.id);
-        if (!earlier) first.set(element.id, element);
-        else context.report('duplicate_element_id', place(childPointer(element.pointer, 'id')), { id: element.id, kind: elementKind(model, earlier) }, {
-          hint: `the first is ${dottedPath(earlier.pointer)}: give this element an id of its own`,
+    const first = new Map<string, ProcessElement>();
+    for (const element of elements) {
+      const earlier = first.get(element.id);
+      if (!earlier) first.set(element.id, element);
+      else context.report('duplicate_element_id', place(childPointer(element.pointer, 'id')), { id: element.id, kind: elementKind(model, earlier) }, {
+        hint: `the first is ${dottedPath(earlier.pointer)}: give this element an id of its own`,
+      });
+    }
+
+    const compensable = model.steps.filter((step) => Array.isArray(step.node.onCompensate)).map((step) => step.id);
+    for (const step of model.steps) {
+      if (step.kind === 'decide' && isRecord(step.body) && typeof step.body.table === 'string' && !tables.includes(step.body.table)) {
+        const hint = didYouMean(step.body.table, tables);
+        context.report('unknown_decision_table', place(`${step.pointer}/decide/table`), { table: step.body.table }, { hint: hint ?? 'declare the table in spec.decisions' });
+      }
+      if (step.kind === 'compensate') checkCompensate(step.body, `${step.pointer}/compensate`, compensable, (code, pointer, data, hint) =>
+        context.report(code, place(pointer), data as never, hint === undefined ? {} : { hint }));
+      if (step.kind === 'try' && isRecord(step.body)) {
+        const inCompensation = step.pointer.includes('/onCompensate/');
+        eachMapping(step.body.catch, `${step.pointer}/try/catch`, (clause, pointer) => {
+          const name = clause.as;
+          if (typeof name === 'string' && (PROFILE_VARIABLES.has(name) || (inCompensation && name === 'compensated'))) {
+            context.report('invalid_error_binding', place(`${pointer}/as`), { name }, { hint: 'for example: as: error' });
+          }
         });
       }
+    }
 
-      const compensable = model.steps.filter((step) => Array.isArray(step.node.onCompensate)).map((step) => step.id);
-      for (const step of model.steps) {
-        if (step.kind === 'decide' && isRecord(step.body) && typeof step.body.table === 'string' && !tables.includes(step.body.table)) {
-          const hint = didYouMean(step.body.table, tables);
-          context.report('unknown_decision_table', place(`${step.pointer}/decide/table`), { table: step.body.table }, { hint: hint ?? 'declare the table in spec.decisions' });
-        }
-        if (step.kind === 'compensate') checkCompensate(step.body, `${step.pointer}/compensate`, compensable, (code, pointer, data, hint) =>
-          context.report(code, place(pointer), data as never, hint === undefined ? {} : { hint }));
-        if (step.kind === 'try' && isRecord(step.body)) {
-          const inCompensation = step.pointer.includes('/onCompensate/');
-          eachMapping(step.body.catch, `${step.pointer}/try/catch`, (clause, pointer) => {
-            const name = clause.as;
-            if (typeof name === 'string' && (PROFILE_VARIABLES.has(name) || (inCompensation && name === 'compensated'))) {
-              context.report('invalid_error_binding', place(`${pointer}/as`), { name }, { hint: 'for example: as: error' });
-            }
-          });
-        }
-      }
+    checkMigrations(process, ids, (code, pointer, data) => context.report(code, place(pointer), data as never));
 
-      checkMigrations(process, ids, (code, pointer, data) => context.report(code, place(pointer), data as never));
-
-      const owner = process.spec.owner;
-      if (!Array.isArray(owner) || owner.length === 0) {
-        context.report('process_owner_missing', { document: process.document, pointer: '/spec/owner' }, undefined, {
-          hint: 'set spec.owner, e.g. owner: [{role: <role>}]',
-        });
-      }
+    const owner = process.spec.owner;
+    if (!Array.isArray(owner) || owner.length === 0) {
+      context.report('process_owner_missing', { document: process.document, pointer: '/spec/owner' }, undefined, {
+        hint: 'set spec.owner, e.g. owner: [{role: <role>}]',
+      });
     }
   },
 });
@@ -176,7 +175,7 @@ interface Deadline {
  * already exist in the tenant; a deadline counted in workdays or workhours (in its amount or its warnBefore)
  * needs a calendar — its own, else the process's — and workhours need one with working hours.
  */
-export const processCalendars = defineRule({
+export const processCalendars = defineObjectRule({
   id: 'process/calendars',
   description: 'Calendars a process names are declared, and deadlines in working units have a calendar that can count them.',
   codes: {
@@ -199,39 +198,38 @@ export const processCalendars = defineRule({
       message: (d: { calendar: string }) => `workhours are counted by the working hours of calendar '${d.calendar}', and it has none`,
     },
   },
-  check(context) {
-    for (const process of context.objects('Process')) {
-      const place = (pointer: string) => ({ document: process.document, pointer });
-      const declared = (calendar: string, pointer: string, field: string): PackageObject | undefined => {
-        if (calendar.includes('$')) return undefined;
-        const found = context.lookup(process.package, 'Calendar', calendar);
-        if (!found) {
-          const hint = context.suggest(process.package, 'Calendar', calendar);
-          context.report('unknown_calendar', place(pointer), { field, calendar }, hint ? { hint } : {});
-        }
-        return found;
-      };
-      const processCalendar = typeof process.spec.calendar === 'string' ? process.spec.calendar : undefined;
-      const processCalendarObject = processCalendar === undefined ? undefined : declared(processCalendar, '/spec/calendar', 'spec.calendar');
+  subjects: ['Process'],
+  checkObject(context, process) {
+    const place = (pointer: string) => ({ document: process.document, pointer });
+    const declared = (calendar: string, pointer: string, field: string): PackageObject | undefined => {
+      if (calendar.includes('$')) return undefined;
+      const found = context.lookup(process.package, 'Calendar', calendar);
+      if (!found) {
+        const hint = context.suggest(process.package, 'Calendar', calendar);
+        context.report('unknown_calendar', place(pointer), { field, calendar }, hint ? { hint } : {});
+      }
+      return found;
+    };
+    const processCalendar = typeof process.spec.calendar === 'string' ? process.spec.calendar : undefined;
+    const processCalendarObject = processCalendar === undefined ? undefined : declared(processCalendar, '/spec/calendar', 'spec.calendar');
 
-      for (const deadline of deadlinesOf(process)) {
-        const own = typeof deadline.due.calendar === 'string' ? deadline.due.calendar : undefined;
-        const calendarObject = own === undefined ? processCalendarObject : declared(own, childPointer(deadline.pointer, 'calendar'), `${deadline.where}.calendar`);
-        const calendar = own ?? processCalendar;
-        const units = workingUnits(deadline.due, deadline.pointer);
-        if (units.length === 0) continue;
-        if (calendar === undefined) {
-          context.report('sla_calendar_missing', place(units[0]!.pointer), { unit: units[0]!.unit }, {
-            hint: 'add calendar: <key of a Calendar> to the due, or spec.calendar to the process',
-          });
-          continue;
-        }
-        const hours = units.find((unit) => unit.unit === 'workhours');
-        if (hours !== undefined && calendarObject && !isRecord(calendarObject.spec.workingHours)) {
-          context.report('sla_calendar_without_hours', place(hours.pointer), { calendar }, {
-            hint: `add workingHours to calendar ${calendar}, or count the deadline in workdays or a duration`,
-          });
-        }
+    for (const deadline of deadlinesOf(process)) {
+      const own = typeof deadline.due.calendar === 'string' ? deadline.due.calendar : undefined;
+      const calendarObject = own === undefined ? processCalendarObject : declared(own, childPointer(deadline.pointer, 'calendar'), `${deadline.where}.calendar`);
+      const calendar = own ?? processCalendar;
+      const units = workingUnits(deadline.due, deadline.pointer);
+      if (units.length === 0) continue;
+      if (calendar === undefined) {
+        context.report('sla_calendar_missing', place(units[0]!.pointer), { unit: units[0]!.unit }, {
+          hint: 'add calendar: <key of a Calendar> to the due, or spec.calendar to the process',
+        });
+        continue;
+      }
+      const hours = units.find((unit) => unit.unit === 'workhours');
+      if (hours !== undefined && calendarObject && !isRecord(calendarObject.spec.workingHours)) {
+        context.report('sla_calendar_without_hours', place(hours.pointer), { calendar }, {
+          hint: `add workingHours to calendar ${calendar}, or count the deadline in workdays or a duration`,
+        });
       }
     }
   },

@@ -2,14 +2,14 @@ import { childPointer } from '../../json/pointer.js';
 import { isRecord } from '../../json/guards.js';
 import type { PackageObject } from '../../model/package.js';
 import { processModel, type Step } from '../../process/index.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule, type ObjectContext } from '../rule.js';
 import { eachMapping } from '../values.js';
 
 /**
  * What the core checks of single steps beyond their expressions and references (compat-core-validators.md §2.8):
  * an escalation has what its action needs, a case anchor has a case to anchor to, and a called process exists.
  */
-export const processSteps = defineRule({
+export const processSteps = defineObjectRule({
   id: 'process/steps',
   description: 'Escalations have what their action needs, case anchors have spec.memory, and a called process is published.',
   codes: {
@@ -32,31 +32,30 @@ export const processSteps = defineRule({
       message: (d: { process: string }) => `no process '${d.process}' is published yet`,
     },
   },
-  check(context) {
-    for (const process of context.objects('Process')) {
-      const place = (pointer: string) => ({ document: process.document, pointer });
-      const memory = isRecord(process.spec.memory);
-      for (const step of processModel(process.spec).steps) {
-        if (!isRecord(step.body)) continue;
-        const at = `${step.pointer}/${step.kind}`;
-        if (step.kind === 'human' || step.kind === 'approve') {
-          eachMapping(step.body.escalations, `${at}/escalations`, (escalation, pointer) => {
-            const action = missingPart(escalation);
-            if (action !== undefined) context.report('invalid_escalation', place(pointer), { action }, { hint: ESCALATION_HINT[action] });
-          });
-        }
-        if (!memory) {
-          for (const pointer of caseAnchors(step)) {
-            context.report('memory_case_undeclared', place(pointer), undefined, { hint: 'declare spec.memory with its case, or anchor on an entity: {kind, key}' });
-          }
-        }
-        if (step.kind === 'call' && typeof step.body.process === 'string') checkCalledProcess(step.body.process, `${at}/process`, process, context);
+  subjects: ['Process'],
+  checkObject(context, process) {
+    const place = (pointer: string) => ({ document: process.document, pointer });
+    const memory = isRecord(process.spec.memory);
+    for (const step of processModel(process.spec).steps) {
+      if (!isRecord(step.body)) continue;
+      const at = `${step.pointer}/${step.kind}`;
+      if (step.kind === 'human' || step.kind === 'approve') {
+        eachMapping(step.body.escalations, `${at}/escalations`, (escalation, pointer) => {
+          const action = missingPart(escalation);
+          if (action !== undefined) context.report('invalid_escalation', place(pointer), { action }, { hint: ESCALATION_HINT[action] });
+        });
       }
+      if (!memory) {
+        for (const pointer of caseAnchors(step)) {
+          context.report('memory_case_undeclared', place(pointer), undefined, { hint: 'declare spec.memory with its case, or anchor on an entity: {kind, key}' });
+        }
+      }
+      if (step.kind === 'call' && typeof step.body.process === 'string') checkCalledProcess(step.body.process, `${at}/process`, process, context);
     }
   },
 });
 
-type StepsContext = Parameters<(typeof processSteps)['check']>[0];
+type StepsContext = ObjectContext<(typeof processSteps)['codes']>;
 
 const ESCALATION_HINT = {
   reassign: 'add to: [{role: <role>}] — who the task goes to',
@@ -96,7 +95,7 @@ function checkCalledProcess(key: string, pointer: string, process: PackageObject
  * `remember` of an entity links it to the case; without `spec.memory` the process has no case node, and the core
  * warns (the entity is written without its link).
  */
-export const processRemember = defineRule({
+export const processRemember = defineObjectRule({
   id: 'process/remember',
   description: 'A remember step that writes an entity needs spec.memory for the case the entity is linked to.',
   codes: {
@@ -107,15 +106,14 @@ export const processRemember = defineRule({
       message: () => 'remember writes an entity of the case, but the process declares no spec.memory: it has no case in memory',
     },
   },
-  check(context) {
-    for (const process of context.objects('Process')) {
-      if (isRecord(process.spec.memory)) continue;
-      for (const step of processModel(process.spec).steps) {
-        if (step.kind !== 'remember' || !isRecord(step.body) || !isRecord(step.body.entity)) continue;
-        context.report('memory_case_undeclared', { document: process.document, pointer: step.pointer }, undefined, {
-          hint: 'declare spec.memory with its case',
-        });
-      }
+  subjects: ['Process'],
+  checkObject(context, process) {
+    if (isRecord(process.spec.memory)) return;
+    for (const step of processModel(process.spec).steps) {
+      if (step.kind !== 'remember' || !isRecord(step.body) || !isRecord(step.body.entity)) continue;
+      context.report('memory_case_undeclared', { document: process.document, pointer: step.pointer }, undefined, {
+        hint: 'declare spec.memory with its case',
+      });
     }
   },
 });

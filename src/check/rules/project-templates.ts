@@ -5,9 +5,9 @@
  */
 import { projectTemplateProblems, workspaceTypeProblems } from '../domain/project-template.js';
 import { domainCode, reportProblems, sharedCode } from '../domain/report.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 
-export const projectTemplateStatics = defineRule({
+export const projectTemplateStatics = defineObjectRule({
   id: 'project-templates/core',
   description: 'A project template has a project lifecycle, a usable field schema, a default configuration and governance the core accepts; a workspace type a usable field schema.',
   codes: {
@@ -24,14 +24,10 @@ export const projectTemplateStatics = defineRule({
     payload_too_large: sharedCode('payload_too_large'),
     payload_too_deep: sharedCode('payload_too_deep'),
   },
-  check(context) {
-    for (const template of context.objects('ProjectTemplate')) {
-      const view = context.facts.coreView(template);
-      if ('spec' in view) reportProblems(context, template, projectTemplateProblems(view.spec));
-    }
-    for (const type of context.objects('WorkspaceType')) {
-      const view = context.facts.coreView(type);
-      if ('spec' in view) reportProblems(context, type, workspaceTypeProblems(view.spec));
-    }
+  subjects: ['ProjectTemplate', 'WorkspaceType'],
+  checkObject(context, object) {
+    const view = context.facts.coreView(object);
+    if (!('spec' in view)) return;
+    reportProblems(context, object, object.kind === 'ProjectTemplate' ? projectTemplateProblems(view.spec) : workspaceTypeProblems(view.spec));
   },
 });

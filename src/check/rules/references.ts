@@ -2,8 +2,8 @@ import { childPointer, fieldOf } from '../../json/pointer.js';
 import type { ObjectKind } from '../../model/kinds.js';
 import type { PackageObject } from '../../model/package.js';
 import { processModel } from '../../process/index.js';
-import type { Workspace } from '../../model/workspace.js';
-import { defineRule, type RuleContext } from '../rule.js';
+import type { Installation } from '../../model/installation.js';
+import { defineObjectRule, type ObjectContext } from '../rule.js';
 import { eachMapping, eachString, installationSpec, stringsOf } from '../values.js';
 import { isRecord } from '../../json/guards.js';
 
@@ -50,7 +50,7 @@ const SYSTEM_TASK_TYPE = 'task';
 type Data = { field: string; id: string; pkg: string };
 const missing = (what: string) => (d: Data) => `${d.field} '${d.id}' — no such ${what} in package ${d.pkg} or its requires`;
 
-export const references = defineRule({
+export const references = defineObjectRule({
   id: 'references/closure',
   description: 'Every object an object names is declared in its package or in the packages it requires.',
   codes: {
@@ -128,27 +128,24 @@ export const references = defineRule({
         `${d.field} '${d.id}' is the defaultKey of no ConnectionType in package ${d.pkg} or its requires; the connection must already exist in the tenant`,
     },
   },
-  check(context) {
-    const retired = retiredAgents(context.workspace);
-    const connectionKeys = new DefaultKeys(context.workspace);
-    for (const object of context.objects()) {
-      const found = referencesOf(object);
-      for (const bad of found.malformed) {
-        const data = { field: bad.field, written: bad.written };
-        const place = { document: object.document, pointer: bad.pointer };
-        if (bad.target === 'Agent') context.report('unknown_agent', place, data, { hint: 'write agent:<key of an Agent>' });
-        else context.report('unknown_role', place, data, { hint: 'write role:<key of a Role>' });
-      }
-      for (const reference of found.references) resolve(context, object, reference, retired, connectionKeys);
-      if (object.kind === 'TaskType') {
-        checkMediaNarrowing(context, object);
-        checkExternalWrites(context, object);
-      }
+  subjects: ['TaskType', 'Agent', 'WorkRule', 'WorkspaceType', 'Process'],
+  checkObject(context, object) {
+    const found = referencesOf(object);
+    for (const bad of found.malformed) {
+      const data = { field: bad.field, written: bad.written };
+      const place = { document: object.document, pointer: bad.pointer };
+      if (bad.target === 'Agent') context.report('unknown_agent', place, data, { hint: 'write agent:<key of an Agent>' });
+      else context.report('unknown_role', place, data, { hint: 'write role:<key of a Role>' });
+    }
+    for (const reference of found.references) resolve(context, object, reference);
+    if (object.kind === 'TaskType') {
+      checkMediaNarrowing(context, object);
+      checkExternalWrites(context, object);
     }
   },
 });
 
-type Context = RuleContext<(typeof references)['codes']>;
+type Context = ObjectContext<(typeof references)['codes']>;
 
 const CODE_OF: Record<Exclude<Target, 'Connection'>, keyof (typeof references)['codes'] & string> = {
   TaskType: 'unknown_task_type',
@@ -159,21 +156,21 @@ const CODE_OF: Record<Exclude<Target, 'Connection'>, keyof (typeof references)['
   WorkspaceType: 'unknown_workspace_type',
 };
 
-function resolve(context: Context, object: PackageObject, reference: Reference, retired: ReadonlySet<string>, connections: DefaultKeys): void {
+function resolve(context: Context, object: PackageObject, reference: Reference): void {
   const place = { document: object.document, pointer: reference.pointer };
   const data = { field: reference.field, id: reference.id, pkg: object.package };
   if (reference.target === 'Connection') {
-    if (!connections.visible(object.package, reference.id)) context.report('unknown_connection', place, data);
+    if (!isVisibleDefaultKey(context, object.package, reference.id)) context.report('unknown_connection', place, data);
     return;
   }
-  if (reference.target === 'Agent' && retired.has(reference.id)) {
+  if (reference.target === 'Agent' && retiredAgents(context.installation).has(reference.id)) {
     context.report('agent_retired', place, { field: reference.field, id: reference.id }, { hint: 'name an active agent, or stop retiring this one' });
     return;
   }
   if (reference.target === 'TaskType' && reference.id === SYSTEM_TASK_TYPE) return;
   if (context.lookup(object.package, reference.target, reference.id)) return;
   // An approval may invoke a skill by name: the core takes its latest version.
-  if (reference.target === 'Skill' && !reference.id.includes('@') && context.workspace.visibleIds(object.package, 'Skill').some((id) => id.startsWith(`${reference.id}@`))) return;
+  if (reference.target === 'Skill' && !reference.id.includes('@') && context.visibleIds(object.package, 'Skill').some((id) => id.startsWith(`${reference.id}@`))) return;
   const hint = hintFor(context, object.package, reference.target, reference.id);
   const code = reference.mayBeInTenant ? 'agent_not_declared' : CODE_OF[reference.target];
   context.report(code, place, data, hint ? { hint } : {});
@@ -181,11 +178,11 @@ function resolve(context: Context, object: PackageObject, reference: Reference, 
 
 /** Declared by a package out of reach → add it to requires; a skill in other versions → name them; else a near name. */
 function hintFor(context: Context, from: string, kind: ObjectKind, id: string): string | undefined {
-  const elsewhere = context.workspace.objects(kind).find((candidate) => candidate.id === id);
+  const elsewhere = context.declared(kind).find((candidate) => candidate.id === id);
   if (elsewhere) return `package ${elsewhere.package} declares it: add ${elsewhere.package} to spec.requires of package ${from}`;
   if (kind === 'Skill') {
     const key = id.includes('@') ? id.slice(0, id.lastIndexOf('@')) : id;
-    const versions = context.workspace.visibleIds(from, 'Skill').filter((candidate) => candidate.startsWith(`${key}@`));
+    const versions = context.visibleIds(from, 'Skill').filter((candidate) => candidate.startsWith(`${key}@`));
     if (versions.length > 0) return `visible versions: ${versions.join(', ')}`;
   }
   return context.suggest(from, kind, id);
@@ -242,8 +239,8 @@ function checkExternalWrites(context: Context, object: PackageObject): void {
 
 /** Some version of skill `key` that package `from` sees writes to an external system. */
 function writesExternally(context: Context, from: string, key: string): boolean {
-  const visible = new Set(context.workspace.visiblePackages(from));
-  return context.workspace.objects('Skill').some((skill) => skill.key === key && visible.has(skill.package) && skill.spec.sideEffects === 'external_write');
+  const visible = new Set(context.visiblePackages(from));
+  return context.declared('Skill').some((skill) => skill.key === key && visible.has(skill.package) && skill.spec.sideEffects === 'external_write');
 }
 
 /** `*\/*` covers everything, `text/*` covers `text/…`; parameters (`; charset=…`) and case do not matter. */
@@ -260,30 +257,15 @@ function essence(mediaType: string): string {
 }
 
 /** The agents of the installation's `retire.Agent`. */
-function retiredAgents(workspace: Workspace): ReadonlySet<string> {
-  const retire = installationSpec(workspace.installation?.document.value)?.retire;
+function retiredAgents(installation: Installation | undefined): ReadonlySet<string> {
+  const retire = installationSpec(installation?.document.value)?.retire;
   return new Set(isRecord(retire) ? (stringsOf(retire.Agent) ?? []) : []);
 }
 
-/** `defaultKey`s of the connection types each package sees, indexed once per package. */
-class DefaultKeys {
-  private readonly byPackage = new Map<string, ReadonlySet<string>>();
-  constructor(private readonly workspace: Workspace) {}
-
-  visible(from: string, key: string): boolean {
-    let keys = this.byPackage.get(from);
-    if (!keys) {
-      const visible = new Set(this.workspace.visiblePackages(from));
-      keys = new Set(
-        this.workspace
-          .objects('ConnectionType')
-          .filter((type) => visible.has(type.package) && typeof type.spec.defaultKey === 'string')
-          .map((type) => type.spec.defaultKey as string),
-      );
-      this.byPackage.set(from, keys);
-    }
-    return keys.has(key);
-  }
+/** Whether `key` is the `defaultKey` of a connection type that package `from` sees. */
+function isVisibleDefaultKey(context: Context, from: string, key: string): boolean {
+  const visible = new Set(context.visiblePackages(from));
+  return context.declared('ConnectionType').some((type) => visible.has(type.package) && type.spec.defaultKey === key);
 }
 
 // ---------------------------------------------------------------------------------------------------------

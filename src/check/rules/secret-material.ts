@@ -1,5 +1,5 @@
 import { childPointer } from '../../json/pointer.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 import { isSecretLikeName } from '../secrets.js';
 import { isRecord } from '../../json/guards.js';
 
@@ -9,7 +9,7 @@ import { isRecord } from '../../json/guards.js';
  * itself scans the values of custom fields when a task is created, not the field schema when a type is
  * published — so this is `check`'s own rule, not one the core's package check runs.
  */
-export const secretMaterial = defineRule({
+export const secretMaterial = defineObjectRule({
   id: 'secrets/field-names',
   description: 'The custom fields of a task type are not named like secrets.',
   codes: {
@@ -19,16 +19,15 @@ export const secretMaterial = defineRule({
       message: (d: { field: string; name: string }) => `${d.field}: property '${d.name}' is named like a secret — a package carries no secret values: the value of such a field would sit in every task`,
     },
   },
-  check(context) {
-    for (const type of context.objects('TaskType')) {
-      for (const property of secretNamedProperties(type.spec.fieldSchema, '/spec/fieldSchema')) {
-        context.report(
-          'secret_material_rejected',
-          { document: type.document, pointer: property.pointer, part: 'key' },
-          { field: 'fieldSchema', name: property.name },
-          { hint: 'rename the property; a secret is entered by an administrator, or named by a secretRef' },
-        );
-      }
+  subjects: ['TaskType'],
+  checkObject(context, type) {
+    for (const property of secretNamedProperties(type.spec.fieldSchema, '/spec/fieldSchema')) {
+      context.report(
+        'secret_material_rejected',
+        { document: type.document, pointer: property.pointer, part: 'key' },
+        { field: 'fieldSchema', name: property.name },
+        { hint: 'rename the property; a secret is entered by an administrator, or named by a secretRef' },
+      );
     }
   },
 });

@@ -5,9 +5,9 @@
  */
 import { domainCode, reportProblems, sharedCode } from '../domain/report.js';
 import { skillProblems } from '../domain/skill.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 
-export const skillContracts = defineRule({
+export const skillContracts = defineObjectRule({
   id: 'skills/contracts',
   description: 'A skill version has a contract the core registers, policy columns, and retries safe for its side effects.',
   codes: {
@@ -19,10 +19,9 @@ export const skillContracts = defineRule({
     payload_too_large: sharedCode('payload_too_large'),
     payload_too_deep: sharedCode('payload_too_deep'),
   },
-  check(context) {
-    for (const skill of context.objects('Skill')) {
-      const view = context.facts.coreView(skill);
-      if ('spec' in view) reportProblems(context, skill, skillProblems(view.spec));
-    }
+  subjects: ['Skill'],
+  checkObject(context, skill) {
+    const view = context.facts.coreView(skill);
+    if ('spec' in view) reportProblems(context, skill, skillProblems(view.spec));
   },
 });

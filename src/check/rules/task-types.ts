@@ -6,11 +6,11 @@
  */
 import { domainCode, reportProblems, sharedCode } from '../domain/report.js';
 import { taskTypeProblems } from '../domain/task-type.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 
 const core = { core: true };
 
-export const taskTypeStatics = defineRule({
+export const taskTypeStatics = defineObjectRule({
   id: 'task-types/core',
   description: 'A task type has the execution, lifecycle, approval, completion, context, artifact and acceptance parts the core accepts.',
   codes: {
@@ -31,10 +31,9 @@ export const taskTypeStatics = defineRule({
     duplicate_check_key: domainCode('Two acceptance checks of a task type have the same key.', core),
     invalid_executor_roles: domainCode('executorRoles is not a list of at most 20 distinct role slugs of two characters or more.', core),
   },
-  check(context) {
-    for (const type of context.objects('TaskType')) {
-      const view = context.facts.coreView(type);
-      if ('spec' in view) reportProblems(context, type, taskTypeProblems(view.spec));
-    }
+  subjects: ['TaskType'],
+  checkObject(context, type) {
+    const view = context.facts.coreView(type);
+    if ('spec' in view) reportProblems(context, type, taskTypeProblems(view.spec));
   },
 });

@@ -5,12 +5,12 @@
  * false alarm.
  */
 import type { ObjectKind } from '../../model/kinds.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 
 /** The kinds whose core checks the domain rules repeat (the process checks have their own handling). */
 const CHECKED_KINDS: readonly ObjectKind[] = ['TaskType', 'WorkRule', 'Agent', 'Skill', 'ConnectionType', 'ArtifactType', 'ProjectTemplate', 'WorkspaceType', 'NotificationRule'];
 
-export const unresolvedVariables = defineRule({
+export const unresolvedVariables = defineObjectRule({
   id: 'variables/unresolved',
   description: "An object holding a ${NAME} without a default is not checked as the core checks it: its form depends on the installation's value.",
   codes: {
@@ -21,16 +21,13 @@ export const unresolvedVariables = defineRule({
         `${d.ref} holds \${${d.name}}, which has no default: its form depends on the installation's value, so the core's checks of it are skipped here`,
     },
   },
-  check(context) {
-    for (const kind of CHECKED_KINDS) {
-      for (const object of context.objects(kind)) {
-        const view = context.facts.coreView(object);
-        if ('unresolved' in view) {
-          context.report('core_check_skipped', { document: object.document, pointer: view.unresolved.pointer }, { ref: object.ref, name: view.unresolved.name }, {
-            hint: `give ${view.unresolved.name} a default in spec.variables of package.yaml to have it checked`,
-          });
-        }
-      }
+  subjects: CHECKED_KINDS,
+  checkObject(context, object) {
+    const view = context.facts.coreView(object);
+    if ('unresolved' in view) {
+      context.report('core_check_skipped', { document: object.document, pointer: view.unresolved.pointer }, { ref: object.ref, name: view.unresolved.name }, {
+        hint: `give ${view.unresolved.name} a default in spec.variables of package.yaml to have it checked`,
+      });
     }
   },
 });

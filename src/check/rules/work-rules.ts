@@ -6,11 +6,11 @@
  */
 import { domainCode, reportProblems, sharedCode } from '../domain/report.js';
 import { workRuleProblems } from '../domain/work-rule.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 
 const core = { core: true };
 
-export const workRuleStatics = defineRule({
+export const workRuleStatics = defineObjectRule({
   id: 'work-rules/core',
   description: 'A work rule has a key, trigger, condition, interpretation and action the core accepts.',
   codes: {
@@ -23,10 +23,9 @@ export const workRuleStatics = defineRule({
     payload_too_large: sharedCode('payload_too_large', core),
     payload_too_deep: sharedCode('payload_too_deep', core),
   },
-  check(context) {
-    for (const rule of context.objects('WorkRule')) {
-      const view = context.facts.coreView(rule);
-      if ('spec' in view) reportProblems(context, rule, workRuleProblems(rule.key, view.spec));
-    }
+  subjects: ['WorkRule'],
+  checkObject(context, rule) {
+    const view = context.facts.coreView(rule);
+    if ('spec' in view) reportProblems(context, rule, workRuleProblems(rule.key, view.spec));
   },
 });

@@ -1,6 +1,6 @@
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
-import { defineRule } from '../rule.js';
+import { defineObjectRule } from '../rule.js';
 import { eachString } from '../values.js';
 import { isRecord } from '../../json/guards.js';
 
@@ -10,7 +10,7 @@ import { isRecord } from '../../json/guards.js';
  * two entries that answer to one name, share an address or a directory, or nest one clone in another make
  * that resolution ambiguous.
  */
-export const workingCopies = defineRule({
+export const workingCopies = defineObjectRule({
   id: 'agents/working-copies',
   description: 'The working-copy catalog of an agent names its superproject, and its names, addresses and directories are unambiguous.',
   codes: {
@@ -25,24 +25,23 @@ export const workingCopies = defineRule({
       message: (d: { entry: string; problem: string }) => `repository '${d.entry}': ${d.problem}`,
     },
   },
-  check(context) {
-    for (const agent of context.objects('Agent')) {
-      const workingCopy = agent.spec.workingCopy;
-      const repositories = isRecord(workingCopy) ? workingCopy.repositories : undefined;
-      if (!isRecord(workingCopy) || !isRecord(repositories)) continue;
-      const keys = Object.keys(repositories);
-      const superproject = workingCopy.superproject;
-      if (typeof superproject === 'string' && !keys.includes(superproject)) {
-        const hint = didYouMean(superproject, keys);
-        context.report('working_copy_superproject_unknown', { document: agent.document, pointer: '/spec/workingCopy/superproject' }, { superproject }, {
-          hint: hint ?? 'name one of the keys of workingCopy.repositories',
-        });
-      }
-      for (const conflict of catalogConflicts(repositories)) {
-        context.report('working_copy_conflict', { document: agent.document, pointer: conflict.pointer, part: conflict.part }, conflict, {
-          hint: conflict.hint,
-        });
-      }
+  subjects: ['Agent'],
+  checkObject(context, agent) {
+    const workingCopy = agent.spec.workingCopy;
+    const repositories = isRecord(workingCopy) ? workingCopy.repositories : undefined;
+    if (!isRecord(workingCopy) || !isRecord(repositories)) return;
+    const keys = Object.keys(repositories);
+    const superproject = workingCopy.superproject;
+    if (typeof superproject === 'string' && !keys.includes(superproject)) {
+      const hint = didYouMean(superproject, keys);
+      context.report('working_copy_superproject_unknown', { document: agent.document, pointer: '/spec/workingCopy/superproject' }, { superproject }, {
+        hint: hint ?? 'name one of the keys of workingCopy.repositories',
+      });
+    }
+    for (const conflict of catalogConflicts(repositories)) {
+      context.report('working_copy_conflict', { document: agent.document, pointer: conflict.pointer, part: conflict.part }, conflict, {
+        hint: conflict.hint,
+      });
     }
   },
 });

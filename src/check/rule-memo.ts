@@ -1,0 +1,174 @@
+/**
+ * What the object rules found in an earlier check of the same targets, with what each of their runs asked
+ * about other objects — so that after an edit an object rule runs again only for the objects the edit can
+ * change, and the findings of every other object are taken as they were. A value edited in a package of
+ * 10,000 objects then re-runs those rules for the edited object and the few that look it up. The report is
+ * the one a check from scratch gives (test/check/incremental.test.ts checks every fixture case both ways, and
+ * a series of random edits).
+ *
+ * The run of an object rule over one object depends on:
+ * - the object's own document;
+ * - the ground: every document that is not an object (manifests, tests, dictionaries, data schemas, knowledge
+ *   templates, the installation, files given alone), the packages in their order, and which documents failed
+ *   stage 1 — when any of that changed, the object rules run for every object;
+ * - what the run asked the context: each lookup (the object it resolved to, and that object's document), and
+ *   the kinds it listed (their identities for `visibleIds` and `suggest`, their documents for `objects` and
+ *   `declared`).
+ */
+import type { SourceDocument } from '../json/document.js';
+import type { Finding } from '../model/finding.js';
+import type { ObjectKind } from '../model/kinds.js';
+import type { PackageObject } from '../model/package.js';
+import type { Workspace } from '../model/workspace.js';
+
+/** What a check keeps of its object rules' runs for the next check of the same targets. */
+export interface RuleMemo {
+  /** See `groundOf`. */
+  ground: string;
+  /** By rule id, by object (`subjectKey`): what a run found and asked; runs that found and asked nothing are left out. */
+  runs: Record<string, Map<string, Run>>;
+  /** What each kind some run listed was when the memo was made (see `Asked.kinds`), by `ids:<kind>` or `files:<kind>`. */
+  kinds: Map<string, string>;
+}
+
+/** One run of an object rule over one object. */
+export interface Run {
+  findings: Finding[];
+  /** Four strings a lookup: the package asking, the kind, the identity, and the file of the object found ('' for none). */
+  lookups: string[];
+  /** `ids:<kind>` for the identities of a kind, `files:<kind>` for its objects' documents. */
+  kinds: string[];
+}
+
+/** The memo of the last check of the same targets, and whether a document changed since that check read it. */
+export interface RuleMemory {
+  previous: RuleMemo | undefined;
+  changedSince(document: SourceDocument): boolean;
+}
+
+/** Runs of object rules over objects in a check, and how many of them were taken from the last check. */
+export interface ObjectRuns {
+  taken: number;
+  total: number;
+}
+
+/** What one run asked the context, as it runs. */
+export class Asked {
+  /** By what was asked (the three strings joined, each asked once), the four strings of `Run.lookups`. */
+  private readonly lookups = new Map<string, readonly string[]>();
+  readonly kinds = new Set<string>();
+
+  lookedUp(from: string, kind: ObjectKind, id: string, found: PackageObject | undefined): void {
+    this.lookups.set(JSON.stringify([from, kind, id]), [from, kind, id, found?.file ?? '']);
+  }
+
+  run(findings: Finding[]): Run {
+    return { findings, lookups: [...this.lookups.values()].flat(), kinds: [...this.kinds] };
+  }
+}
+
+const NOTHING: Run = { findings: [], lookups: [], kinds: [] };
+
+/**
+ * The memo of this check as it is made, and the earlier one where it still speaks for an object: `recalled`
+ * answers whether a rule's earlier run over an object stands, `keep` records each run for the next check.
+ */
+export class Recall {
+  private readonly previous: RuleMemo | undefined;
+  private readonly memo: RuleMemo;
+  private readonly changed = new Map<SourceDocument, boolean>();
+  private readonly kindsChanged = new Map<string, boolean>();
+  /** Runs taken from the earlier memo, and runs in all (see `ObjectRuns`). */
+  private readonly runs: ObjectRuns = { taken: 0, total: 0 };
+
+  constructor(
+    private readonly workspace: Workspace,
+    invalid: ReadonlySet<SourceDocument>,
+    private readonly memory: RuleMemory,
+  ) {
+    const { ground, documents } = groundOf(workspace, invalid);
+    const standing = memory.previous?.ground === ground && !documents.some((document) => this.changedSince(document));
+    this.previous = standing ? memory.previous : undefined;
+    this.memo = { ground, runs: {}, kinds: new Map() };
+  }
+
+  /** The earlier run of rule `rule` over `object` when nothing it depends on changed since, else undefined. */
+  recalled(rule: string, object: PackageObject): Run | undefined {
+    if (this.previous === undefined || this.changedSince(object.document)) return undefined;
+    const run = this.previous.runs[rule]?.get(subjectKey(object));
+    if (run === undefined) return NOTHING; // it found and asked nothing, and its object is as it was
+    return this.askedChanged(run) ? undefined : run;
+  }
+
+  /** Records `run` (rule `rule` over `object`) for the next check; `taken` when it is the earlier run. */
+  keep(rule: string, object: PackageObject, run: Run, taken: boolean): void {
+    this.runs.total++;
+    if (taken) this.runs.taken++;
+    if (run.findings.length === 0 && run.lookups.length === 0 && run.kinds.length === 0) return;
+    const runs = (this.memo.runs[rule] ??= new Map());
+    runs.set(subjectKey(object), run);
+    for (const kind of run.kinds) if (!this.memo.kinds.has(kind)) this.memo.kinds.set(kind, this.kindNow(kind));
+  }
+
+  /** The memo of this check. */
+  made(): RuleMemo {
+    return this.memo;
+  }
+
+  /** How many runs of object rules this check took from the earlier one. */
+  counted(): ObjectRuns {
+    return { ...this.runs };
+  }
+
+  private askedChanged(run: Run): boolean {
+    const { lookups } = run;
+    for (let at = 0; at < lookups.length; at += 4) {
+      const found = this.workspace.lookup(lookups[at]!, lookups[at + 1] as ObjectKind, lookups[at + 2]!);
+      if ((found?.file ?? '') !== lookups[at + 3] || (found !== undefined && this.changedSince(found.document))) return true;
+    }
+    return run.kinds.some((kind) => this.kindChanged(kind));
+  }
+
+  private kindChanged(kind: string): boolean {
+    let changed = this.kindsChanged.get(kind);
+    if (changed === undefined) {
+      changed = this.previous?.kinds.get(kind) !== this.kindNow(kind) || (kind.startsWith('files:') && this.objectsOf(kind).some((object) => this.changedSince(object.document)));
+      this.kindsChanged.set(kind, changed);
+    }
+    return changed;
+  }
+
+  /** What `ids:<kind>` or `files:<kind>` is now: the identities (with their packages) or the files of the kind's objects. */
+  private kindNow(kind: string): string {
+    const objects = this.objectsOf(kind);
+    return kind.startsWith('ids:') ? objects.map((object) => `${object.package}\0${object.id}`).join('\n') : objects.map((object) => object.file).join('\n');
+  }
+
+  private objectsOf(kind: string): PackageObject[] {
+    return this.workspace.objects(kind.slice(kind.indexOf(':') + 1) as ObjectKind);
+  }
+
+  private changedSince(document: SourceDocument): boolean {
+    let changed = this.changed.get(document);
+    if (changed === undefined) this.changed.set(document, (changed = this.memory.changedSince(document)));
+    return changed;
+  }
+}
+
+/** Names an object among the runs of a rule. */
+function subjectKey(object: PackageObject): string {
+  return `${object.file}\0${object.ref}`;
+}
+
+/**
+ * What every run of an object rule may depend on besides objects, as text (the packages in order, the files of
+ * the documents that are not objects, the files that failed stage 1), with those documents — an earlier memo
+ * stands only when the text is the same and none of them changed.
+ */
+function groundOf(workspace: Workspace, invalid: ReadonlySet<SourceDocument>): { ground: string; documents: SourceDocument[] } {
+  const objects = new Set(workspace.objects().map((object) => object.document));
+  const documents = [...workspace.documents().values()].filter((document) => !objects.has(document));
+  const failed = [...invalid].map((document) => document.file).sort();
+  const ground = JSON.stringify([workspace.packages.map((pkg) => pkg.key), documents.map((document) => document.file), failed]);
+  return { ground, documents };
+}

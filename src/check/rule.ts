@@ -1,6 +1,7 @@
 /**
  * Stage-2 rules, ESLint style (STYLE.md §1): a rule declares its codes first — severity, a one-line summary
- * and a typed message — then one `check(context)` that reads the package graph and reports by code.
+ * and a typed message — then one `check(context)` that reads the package graph and reports by code, or, for a
+ * rule about one object at a time, the kinds it checks and one `checkObject(context, object)`.
  */
 import type { SourceDocument } from '../json/document.js';
 import { matchesPointerPattern } from '../json/pointer.js';
@@ -80,8 +81,6 @@ export interface ReportOptions {
 
 /** What every rule may ask. */
 export interface SharedContext<C extends Codes> {
-  /** What several rules read, computed once per check (settings reviews, locales, process models, …). */
-  readonly facts: Facts;
   /** The object `kind`/`id` as package `from` sees it (own package, then its requires closure). */
   lookup(from: string, kind: ObjectKind, id: string): PackageObject | undefined;
   /** "did you mean …?" among the objects of `kind` that package `from` sees. */
@@ -93,6 +92,8 @@ export interface SharedContext<C extends Codes> {
 
 export interface RuleContext<C extends Codes> extends SharedContext<C> {
   readonly workspace: Workspace;
+  /** What several rules read, computed once per check (settings reviews, locales, process models, …). */
+  readonly facts: Facts;
   /** Packages whose manifest passed stage 1. */
   packages(): Package[];
   /** Objects that passed stage 1, of `kind` when given. */
@@ -101,8 +102,16 @@ export interface RuleContext<C extends Codes> extends SharedContext<C> {
   tests(): PackageTest[];
 }
 
+/** The facts an object rule may ask (see `ObjectContext.facts`). */
+export type ObjectFacts = Omit<Facts, 'schemaRef'>;
+
 /** What an object rule may read besides its object; every answer about other objects is recorded as a dependency. */
 export interface ObjectContext<C extends Codes> extends SharedContext<C> {
+  /**
+   * The facts of an object and its package. Not the schemas a component's `$ref` names: they are read from files
+   * that are neither objects nor loaded documents, which the runs kept in the index do not watch.
+   */
+  readonly facts: ObjectFacts;
   /** The package `key` (its manifest). */
   package(key: string): Package | undefined;
   readonly installation: Installation | undefined;

@@ -16,8 +16,7 @@ import type { SourceDocument } from '../../json/document.js';
 import { childPointer, pointerSegments } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { PackageObject } from '../../model/package.js';
-import { defineObjectRule, type ObjectContext } from '../rule.js';
-import type { Facts } from '../facts/index.js';
+import { defineObjectRule, type ObjectContext, type ObjectFacts } from '../rule.js';
 import { EXPRESSION_CODES, reportDiagnostics } from '../expression-findings.js';
 import { isRecord } from '../../json/guards.js';
 
@@ -117,9 +116,9 @@ export const processExpressionRules = defineObjectRule({
 type Context = ObjectContext<(typeof processExpressionRules)['codes']>;
 
 /** By check (its facts), the environments of each profile: processes with the same profile share them, and so their checks. */
-const environmentsByCheck = new WeakMap<Facts, Map<string, Environments>>();
+const environmentsByCheck = new WeakMap<ObjectFacts, Map<string, Environments>>();
 
-function environmentsOf(facts: Facts, profile: Profile): Environments {
+function environmentsOf(facts: ObjectFacts, profile: Profile): Environments {
   let shared = environmentsByCheck.get(facts);
   if (shared === undefined) environmentsByCheck.set(facts, (shared = new Map()));
   const key = JSON.stringify(profile);

@@ -14,13 +14,15 @@
  *   reads no other), with the stat of every input (files and folders) and the hash of every document: when
  *   nothing changed, or a file changed only where no stage looks (comments, blank lines past the last node),
  *   `check` prints the report without loading the workspace (`reusableReport`).
+ * - `<name>.memo.<key>` — beside a report, what its run kept for the next run of the same targets when some
+ *   input changed (the rules' runs, `earlierRun`): a file of its own, so that reusing a report reads no more.
  *
- * Both are named by the build too (package version, the loader's and validators' stamps), so a new
+ * All are named by the build too (package version, the loader's and validators' stamps), so a new
  * package-sdk never trusts an old verdict. Entries of deleted files go away; the index has a size bound.
  * Stats taken less than `RACY_MS` before the run started are not trusted (a file written within the file
  * system's clock tick of being read would look unchanged), as git treats "racily clean" entries.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import { replaceFileSync } from '../fs/write.js';
 import { createRequire } from 'node:module';
@@ -101,8 +103,15 @@ interface StoredResult {
   key: string;
   inputs: Inputs;
   report: unknown;
-  /** What the run kept for the next run of the same targets besides its report (the rules' runs). */
-  memo?: unknown;
+  /** Names the memo file written with this report (a memo file of another run is not this report's). */
+  memoStamp?: string;
+}
+
+/** The memo file of a stored result. */
+interface StoredMemo {
+  key: string;
+  stamp: string;
+  memo: unknown;
 }
 
 /** What an earlier run of the same targets kept, and whether a document differs from what that run read. */
@@ -241,7 +250,7 @@ export class ParseCache {
       // The next run compares against what the files hold now, and stats them alone when it can.
       stored.inputs.hashes = paths.map((_, i) => restated.get(i) ?? hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH)).join('');
       this.flush();
-      writeAtomically(this.resultPath(key), serialize(stored));
+      writeAtomically(this.storedPath(key), serialize(stored));
     }
     return stored.report;
   }
@@ -252,7 +261,9 @@ export class ParseCache {
    */
   earlierRun(key: string): EarlierRun | undefined {
     const stored = this.storedResult(key);
-    if (stored?.memo === undefined) return undefined;
+    if (stored?.memoStamp === undefined) return undefined;
+    const kept = readSerialized(this.storedPath(key, 'memo')) as StoredMemo | undefined;
+    if (kept?.key !== key || kept.stamp !== stored.memoStamp) return undefined;
     let hashes: Map<string, string> | undefined;
     const hashRead = (path: string): string | undefined => {
       if (hashes === undefined) {
@@ -262,7 +273,7 @@ export class ParseCache {
       return hashes.get(path);
     };
     return {
-      memo: stored.memo,
+      memo: kept.memo,
       changedSince: (document) => {
         const known = this.known.get(document);
         return known === undefined || hashRead(known.path) !== known.record.hash;
@@ -273,7 +284,7 @@ export class ParseCache {
   /** The stored result of `key`, read once a run. */
   private storedResult(key: string): StoredResult | undefined {
     if (this.lastResult?.key !== key) {
-      const stored = readSerialized(this.resultPath(key)) as StoredResult | undefined;
+      const stored = readSerialized(this.storedPath(key)) as StoredResult | undefined;
       this.lastResult = { key, stored: stored?.key === key ? stored : undefined };
     }
     return this.lastResult.stored;
@@ -340,9 +351,12 @@ export class ParseCache {
       stats: Float64Array.from([...inputs.values()].flatMap(([stat]) => stat)),
       hashes: [...inputs.values()].map(([, hash]) => hash).join(''),
     };
-    const stored: StoredResult = { key, inputs: packed, report, ...(memo !== undefined ? { memo } : {}) };
+    // The memo first: a report that could not be written leaves a memo no report names.
+    const memoStamp = memo !== undefined ? randomUUID() : undefined;
+    const memoKept = memoStamp !== undefined && writeAtomically(this.storedPath(key, 'memo'), serialize({ key, stamp: memoStamp, memo } satisfies StoredMemo));
+    const stored: StoredResult = { key, inputs: packed, report, ...(memoKept ? { memoStamp } : {}) };
     this.lastResult = undefined;
-    if (writeAtomically(this.resultPath(key), serialize(stored))) this.dropOldResults();
+    if (writeAtomically(this.storedPath(key), serialize(stored))) this.dropOldResults();
   }
 
   /**
@@ -379,8 +393,8 @@ export class ParseCache {
     this.changed.add(shardOf(path));
   }
 
-  private resultPath(key: string): string {
-    return this.pathOf(`results.${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+  private storedPath(key: string, part: 'results' | 'memo' = 'results'): string {
+    return this.pathOf(`${part}.${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
   }
 
   /** Past `MAX_RESULTS` reports of this workspace, those stored longest ago go. */
@@ -393,7 +407,10 @@ export class ParseCache {
       return;
     }
     const ages = names.map((name) => [join(this.dir, name), statSync(join(this.dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0] as const);
-    for (const [path] of ages.sort((a, b) => b[1] - a[1]).slice(MAX_RESULTS)) rmSync(path, { force: true });
+    for (const [path] of ages.sort((a, b) => b[1] - a[1]).slice(MAX_RESULTS)) {
+      rmSync(path, { force: true });
+      rmSync(path.replace(prefix, `${this.name}.memo.`), { force: true });
+    }
   }
 
   private remember(path: string, file: string, record: FileRecord): SourceDocument {

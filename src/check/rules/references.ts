@@ -22,8 +22,11 @@ interface Reference {
   /** The identity it names: a key, `name@version` for skills. */
   id: string;
   pointer: string;
-  /** How the message names the place: `action.taskType`, `step review: human.taskType`. */
-  field: string;
+  /**
+   * How the message names the place when not by the field at `pointer` (`action.taskType`):
+   * `step review: human.taskType`. Most references resolve: the field is named only for a finding.
+   */
+  field?: string;
   /** The tenant may hold it already (a process's run-as agent is provisioned with the tenant): a warning. */
   mayBeInTenant?: boolean;
 }
@@ -158,13 +161,14 @@ const CODE_OF: Record<Exclude<Target, 'Connection'>, keyof (typeof references)['
 
 function resolve(context: Context, object: PackageObject, reference: Reference): void {
   const place = { document: object.document, pointer: reference.pointer };
-  const data = { field: reference.field, id: reference.id, pkg: object.package };
+  // Named only for a finding: most references resolve.
+  const data = () => ({ field: reference.field ?? fieldOf(reference.pointer), id: reference.id, pkg: object.package });
   if (reference.target === 'Connection') {
-    if (!isVisibleDefaultKey(context, object.package, reference.id)) context.report('unknown_connection', place, data);
+    if (!isVisibleDefaultKey(context, object.package, reference.id)) context.report('unknown_connection', place, data());
     return;
   }
   if (reference.target === 'Agent' && retiredAgents(context.installation).has(reference.id)) {
-    context.report('agent_retired', place, { field: reference.field, id: reference.id }, { hint: 'name an active agent, or stop retiring this one' });
+    context.report('agent_retired', place, { field: data().field, id: reference.id }, { hint: 'name an active agent, or stop retiring this one' });
     return;
   }
   if (reference.target === 'TaskType' && reference.id === SYSTEM_TASK_TYPE) return;
@@ -173,7 +177,7 @@ function resolve(context: Context, object: PackageObject, reference: Reference):
   if (reference.target === 'Skill' && !reference.id.includes('@') && context.visibleIds(object.package, 'Skill').some((id) => id.startsWith(`${reference.id}@`))) return;
   const hint = hintFor(context, object.package, reference.target, reference.id);
   const code = reference.mayBeInTenant ? 'agent_not_declared' : CODE_OF[reference.target];
-  context.report(code, place, data, hint ? { hint } : {});
+  context.report(code, place, data(), hint ? { hint } : {});
 }
 
 /** Declared by a package out of reach → add it to requires; a skill in other versions → name them; else a near name. */
@@ -375,7 +379,7 @@ function workRuleReferences(spec: Record<string, unknown>, names: Names): void {
 function processReferences(spec: Record<string, unknown>, names: Names): void {
   if (isRecord(spec.identity) && typeof spec.identity.agent === 'string') {
     // The reference's corpus ships a valid process whose run-as agent no package declares (intake-demo).
-    names.add('Agent', spec.identity.agent, '/spec/identity/agent', fieldOf('/spec/identity/agent'), true);
+    names.add('Agent', spec.identity.agent, '/spec/identity/agent', undefined, true);
   }
   eachMapping(spec.owner, '/spec/owner', (candidate, pointer) => {
     if (typeof candidate.agent === 'string') names.add('Agent', candidate.agent, childPointer(pointer, 'agent'));
@@ -426,9 +430,9 @@ function stepAssignedRoles(body: unknown, pointer: string, names: Names): void {
 class Names {
   constructor(private readonly found: Found) {}
 
-  add(target: Target, id: string, pointer: string, field = fieldOf(pointer), mayBeInTenant = false): void {
+  add(target: Target, id: string, pointer: string, field?: string, mayBeInTenant = false): void {
     if (isComputed(id)) return;
-    this.found.references.push({ target, id, pointer, field, ...(mayBeInTenant ? { mayBeInTenant } : {}) });
+    this.found.references.push({ target, id, pointer, ...(field !== undefined ? { field } : {}), ...(mayBeInTenant ? { mayBeInTenant } : {}) });
   }
 
   /** A task assignee: `agent:<key>` names an agent, `role:<slug>` a role; anything else is a principal. */

@@ -54,7 +54,7 @@ export interface ObjectRuns {
 
 /** What one run asked the context, as it runs. */
 export class Asked {
-  /** By what was asked (the three strings joined, each asked once), the four strings of `Run.lookups`. */
+  /** By what was asked (package, kind and identity: each lookup kept once), the four strings of `Run.lookups`. */
   private readonly lookups = new Map<string, readonly string[]>();
   readonly kinds = new Set<string>();
 

@@ -46,6 +46,7 @@ export class Workspace {
   private readonly byKey: ReadonlyMap<string, Package>;
   private readonly index = new Map<string, Map<string, PackageObject>>();
   private readonly closures = new Map<string, readonly string[]>();
+  private readonly visible = new Map<string, readonly string[]>();
   private byFile?: ReadonlyMap<string, SourceDocument>;
   private byKind?: ReadonlyMap<ObjectKind, PackageObject[]>;
 
@@ -104,7 +105,10 @@ export class Workspace {
 
   /** The packages whose objects package `key` sees: itself first, then its requires closure. */
   visiblePackages(key: string): readonly string[] {
-    return [key, ...this.requiresClosure(key)];
+    // Asked by every lookup of every rule: made once per package.
+    let visible = this.visible.get(key);
+    if (visible === undefined) this.visible.set(key, (visible = [key, ...this.requiresClosure(key)]));
+    return visible;
   }
 
   /**

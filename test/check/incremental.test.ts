@@ -142,6 +142,22 @@ describe('check with the workspace index', () => {
     }
   });
 
+  it('checks every object again when a document that is not an object changes: a default of the manifest', async () => {
+    const dir = overlayCase(join(FIXTURES, 'check/core_check_skipped/valid/a-variable-with-a-default'));
+    laidOut.push(dir);
+    const manifest = join(dir, 'packages/shop/package.yaml');
+    await settle();
+    const before = await reportOf(dir, true);
+    // The work rule is unchanged; without its variable's default the core skips its checks.
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/\n *default: order-watcher/, ''));
+    await settle();
+    const { report, objectRuns } = await checked(dir, true);
+    expect(report).toBe(await reportOf(dir, false));
+    expect(report).not.toBe(before);
+    expect(report).toContain('core_check_skipped');
+    expect(objectRuns?.taken).toBe(0);
+  });
+
   it('reports what a cold run does after each of a series of random edits', async () => {
     const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
     laidOut.push(dir);

@@ -11,12 +11,13 @@ if (Object.hasOwn(LEAN, name)) {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const { version } = createRequire(import.meta.url)('../package.json');
   // A check whose stored report still stands is printed by a small bundle, without loading the checking code;
-  // when that bundle asked the index and printed nothing, the full job does not ask it again.
+  // when that bundle asked the index and printed nothing, the full job takes what it saw and does not ask again.
   const argv = process.argv.slice(3);
   const reuse = name === 'check' ? loadBundle(root, 'check-reuse')?.module : undefined;
-  const reused = await reuse?.runReusedCheckFast(argv, version);
+  let look;
+  const reused = await reuse?.runReusedCheckFast(argv, version, (seen) => void (look = seen));
   const job = reused === undefined ? (loadBundle(root, name)?.module ?? (await import(`../dist/cli/${name}.js`))) : undefined;
-  const exitCode = reused ?? (await job[LEAN[name]](argv, version, reuse?.asksIndex(argv) === true));
+  const exitCode = reused ?? (await job[LEAN[name]](argv, version, look));
   if (exitCode !== undefined) process.exitCode = exitCode;
 }
 if (process.exitCode === undefined) {

@@ -4,27 +4,24 @@
  * bin/run.js runs this from a bundle of its own, a fifth of check's: a pre-commit hook or an editor asks
  * mostly about unchanged packages, and loading the rules would cost as much as the rest of such a run.
  */
+import type { IndexLook } from '../load/parse-cache.js';
 import { filtered, parseCheckArgs, printed, renderedOutcome, storedReport, type CheckRequest } from './check.js';
 
 /**
  * Prints the stored report and returns the exit status, or returns undefined (nothing printed) when there is
- * none to reuse, or the arguments ask for more than a stored report answers: the full job runs then.
+ * none to reuse, or the arguments ask for more than a stored report answers: the full job runs then. When the
+ * index was asked and had no report that stands, `seen` gets what it saw: the full job need not ask again, nor
+ * stat again what was stat'ed.
  */
-export async function runReusedCheckFast(argv: readonly string[], version: string): Promise<number | undefined> {
+export async function runReusedCheckFast(argv: readonly string[], version: string, seen?: (look: IndexLook) => void): Promise<number | undefined> {
   const asked = parseCheckArgs(argv);
   if (!asked || !answersFromIndex(asked)) return undefined;
-  const { request, staged, reused } = await storedReport(asked);
-  if (reused === undefined) return undefined;
+  const { request, staged, index, reused } = await storedReport(asked);
+  if (reused === undefined) {
+    if (index) seen?.(index.look());
+    return undefined;
+  }
   return printed(request, await renderedOutcome(request, { report: await filtered(request, reused, staged) }, version));
-}
-
-/**
- * Whether `runReusedCheckFast` asks the index for `argv`: when it then prints nothing, the index had no report
- * that still stands, and the full job need not ask again.
- */
-export function asksIndex(argv: readonly string[]): boolean {
-  const asked = parseCheckArgs(argv);
-  return asked !== undefined && answersFromIndex(asked);
 }
 
 /** The list of codes, --schema-only and SARIF read the catalog of every rule: the full job's. */

@@ -10,7 +10,7 @@ import type { CodeInfo } from '../check/catalog.js';
 import type { CheckReport, CheckResult } from '../check/index.js';
 import type { ObjectRuns, RuleMemo } from '../check/rule-memo.js';
 import type { SourceDocument } from '../json/document.js';
-import type { ParseCache } from '../load/parse-cache.js';
+import type { IndexLook, ParseCache } from '../load/parse-cache.js';
 import { hasGitSources, type Installation } from '../model/installation.js';
 import type { Finding } from '../model/finding.js';
 import type { Workspace } from '../model/workspace.js';
@@ -56,20 +56,23 @@ export interface CheckOutcome {
   objectRuns?: ObjectRuns;
 }
 
-/** `storedReportAsked`: the index was just asked for a report that still stands, and had none (bin/run.js). */
-export async function runCheckRequest(asked: CheckRequest, version: string, storedReportAsked = false): Promise<CheckOutcome> {
+/**
+ * `earlier`: the index was just asked for a report that still stands, had none, and this is what it saw then
+ * (bin/run.js): it is not asked again, and its stats are taken as this run's.
+ */
+export async function runCheckRequest(asked: CheckRequest, version: string, earlier?: IndexLook): Promise<CheckOutcome> {
   if (asked.listRules) return listRules(asked.json);
-  const { request, staged, index, key, reused } = await storedReport(asked, !storedReportAsked);
+  const { request, staged, index, key, reused } = await storedReport(asked, earlier);
   if (reused) return renderedOutcome(request, { report: await filtered(request, reused, staged) }, version);
   const { check } = await import('../check/index.js');
-  const earlier = index && key !== undefined ? index.earlierRun(key) : undefined;
+  const lastRun = index && key !== undefined ? index.earlierRun(key) : undefined;
   const checked = await check({
     ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
     ...(request.install ? { install: request.install } : {}),
     ...(request.packages ? { packages: request.packages } : {}),
     paths: request.paths,
     // With the index, the object rules' runs are kept for the next check, and the last check's taken where they stand.
-    ...(index ? { memory: { previous: earlier?.memo as RuleMemo | undefined, changedSince: earlier?.changedSince ?? (() => true) } } : {}),
+    ...(index ? { memory: { previous: lastRun?.memo as RuleMemo | undefined, changedSince: lastRun?.changedSince ?? (() => true) } } : {}),
   });
   if (index && key !== undefined) await storeReport(index, key, request, checked);
   const outcome = await renderedOutcome(request, { workspace: checked.workspace, report: await filtered(request, checked.report, staged) }, version);
@@ -78,15 +81,15 @@ export async function runCheckRequest(asked: CheckRequest, version: string, stor
 
 /**
  * The targets of `asked` (staged files with their packages), the workspace index when it is used, and the
- * report it holds for them when that report still stands (when `lookup`: comparing the inputs costs a stat of
- * each, and a parse of each changed one).
+ * report it holds for them when that report still stands (unless `earlier` says the index had none a moment
+ * ago: comparing the inputs costs a stat of each, and a parse of each changed one).
  */
-export async function storedReport(asked: CheckRequest, lookup = true): Promise<StoredReport> {
+export async function storedReport(asked: CheckRequest, earlier?: IndexLook): Promise<StoredReport> {
   const { request, staged } = withStagedPackages(asked);
-  const index = request.cache ? await useCheckCache(request.cwd) : undefined;
+  const index = request.cache ? await useCheckCache(request.cwd, earlier) : undefined;
   if (index === undefined) return { request, staged, index, key: undefined, reused: undefined };
   const key = reportKey(request);
-  if (!lookup) return { request, staged, index, key, reused: undefined };
+  if (earlier !== undefined) return { request, staged, index, key, reused: undefined };
   const { parseSource } = await import('../load/source.js');
   return { request, staged, index, key, reused: index.reusableReport(key, parseSource) as CheckReport | undefined };
 }
@@ -207,10 +210,10 @@ async function schemaOnly(report: CheckReport): Promise<CheckReport> {
  * The lean entry: handles `check` arguments it fully understands and returns undefined otherwise (help, an
  * unknown flag, a bad value), so that the full command reports usage problems with help text.
  */
-export async function runCheckFast(argv: readonly string[], version: string, storedReportAsked = false): Promise<number | undefined> {
+export async function runCheckFast(argv: readonly string[], version: string, earlier?: IndexLook): Promise<number | undefined> {
   const request = parseCheckArgs(argv);
   if (!request) return undefined;
-  return printed(request, await runCheckRequest(request, version, storedReportAsked));
+  return printed(request, await runCheckRequest(request, version, earlier));
 }
 
 /** Prints `outcome` as asked (the report under --json, else its rendering) and returns its exit status. */
@@ -266,9 +269,9 @@ export function parseCheckArgs(argv: readonly string[]): CheckRequest | undefine
  * Reuse what earlier runs learnt of unchanged files, from the workspace index in $PACKAGE_SDK_CACHE/check
  * (`check`, and `test` that checks first).
  */
-export async function useCheckCache(cwd = process.cwd()): Promise<ParseCache> {
+export async function useCheckCache(cwd = process.cwd(), earlier?: IndexLook): Promise<ParseCache> {
   const [{ ParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../sources/cache.js')]);
-  const index = new ParseCache(`${cacheRoot()}/check`, resolve(cwd));
+  const index = new ParseCache(`${cacheRoot()}/check`, resolve(cwd), earlier);
   useParseCache(index);
   return index;
 }

@@ -48,7 +48,7 @@ const SHARDS = 32;
 const RACY_MS = 50;
 
 /** `[size, mtimeMs, ctimeMs, ino]`: what tells a changed file or folder from an unchanged one. */
-type StatKey = [number, number, number, number];
+export type StatKey = [number, number, number, number];
 /** The stat of a path that does not exist (a folder where packages are looked for, say). */
 const ABSENT: StatKey = [-2, 0, 0, 0];
 /** What stands for a stat too close to the run to trust: equal to no stat (NaN equals nothing). */
@@ -114,6 +114,15 @@ interface StoredMemo {
   memo: unknown;
 }
 
+/** What an index saw in one run, for another index of the same process (see `ParseCache.look`). */
+export interface IndexLook {
+  /** The index's name: the build and the workspace. */
+  name: string;
+  startedAt: number;
+  stats: ReadonlyMap<string, StatKey>;
+  result: { key: string; stored: StoredResult | undefined } | undefined;
+}
+
 /** What an earlier run of the same targets kept, and whether a document differs from what that run read. */
 export interface EarlierRun {
   memo: unknown;
@@ -127,7 +136,7 @@ export class ParseCache {
   private readonly known = new WeakMap<SourceDocument, Known>();
   private readonly salt: string;
   private readonly name: string;
-  private readonly startedAt = Date.now();
+  private readonly startedAt: number;
   /** The per-file part, by shard, read a shard at a time as paths ask for it. */
   private readonly shards = new Map<number, Map<string, FileRecord>>();
   /** Paths loaded in this run (their records are kept first when the index is bounded). */
@@ -142,12 +151,29 @@ export class ParseCache {
   /** The stored result this run read last (asked for its report, then for its memo). */
   private lastResult: { key: string; stored: StoredResult | undefined } | undefined;
 
+  /** `earlier`: what another index of this process saw of the same workspace a moment ago (see `look`). */
   constructor(
     private readonly dir: string,
     workspace: string = process.cwd(),
+    earlier?: IndexLook,
   ) {
     this.salt = buildStamp();
     this.name = createHash('sha256').update(this.salt).update('\0').update(workspace).digest('hex').slice(0, 32);
+    const seen = earlier?.name === this.name ? earlier : undefined;
+    // Its stats are this run's: taken since the earlier start, which the racy rule then counts from.
+    this.startedAt = seen?.startedAt ?? Date.now();
+    if (seen) {
+      for (const [path, stat] of seen.stats) this.statsSeen.set(path, stat);
+      this.lastResult = seen.result;
+    }
+  }
+
+  /**
+   * What this index saw in this run (the stats it took, the stored result it read): the small bundle that
+   * looks for a stored report hands it to the full check, which then takes no stat and reads no result twice.
+   */
+  look(): IndexLook {
+    return { name: this.name, startedAt: this.startedAt, stats: new Map(this.statsSeen), result: this.lastResult };
   }
 
   /**

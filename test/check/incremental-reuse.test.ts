@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCheckFast } from '../../src/cli/check.js';
 import { runReusedCheckFast } from '../../src/cli/check-reuse.js';
-import { useParseCache } from '../../src/load/parse-cache.js';
+import { ParseCache, useParseCache, type IndexLook } from '../../src/load/parse-cache.js';
 import { FIXTURES, overlay } from '../support/overlay.js';
 
 const CACHE = mkdtempSync(join(tmpdir(), 'package-sdk-reuse-'));
@@ -68,6 +68,22 @@ describe('check answered from a stored report', () => {
     writeFileSync(PROCESS, readFileSync(PROCESS, 'utf8').replace('displayName: Purchase request', 'displayName: Purchase requests'));
     await settle();
     expect(await run(runReusedCheckFast, ['--package', PACKAGE]), 'a value edited').toEqual([undefined, '']);
+  });
+
+  it('hands the full job what it saw of the index: the job asks no stored report again, and takes its stats', async () => {
+    await run(runCheckFast, ['--package', PACKAGE]);
+    writeFileSync(PROCESS, readFileSync(PROCESS, 'utf8').replace(/displayName: .*/, 'displayName: Handed over'));
+    await settle();
+    let look: IndexLook | undefined;
+    const lookFirst = (argv: readonly string[], version: string) => runReusedCheckFast(argv, version, (seen) => void (look = seen));
+    expect(await run(lookFirst, ['--package', PACKAGE]), 'a value edited').toEqual([undefined, '']);
+    expect(look?.result?.stored, 'the stored report it found stale').toBeDefined();
+    expect(look?.stats.size).toBeGreaterThan(0);
+    const handed = await run((argv, version) => runCheckFast(argv, version, look), ['--package', PACKAGE]);
+    expect(handed).toEqual(await run(runCheckFast, ['--package', PACKAGE, '--no-cache']));
+    // Taken only by an index of the same workspace (and build).
+    expect(new ParseCache(join(CACHE, 'check'), process.cwd(), look).look().stats.size).toBe(look!.stats.size);
+    expect(new ParseCache(join(CACHE, 'check'), DIR, look).look().stats.size).toBe(0);
   });
 
   it('answers a check of an installation of local packages, through files written beside it, until a package appears where an entry points', async () => {

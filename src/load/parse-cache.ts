@@ -99,6 +99,11 @@ interface Inputs {
 const HASH_LENGTH = 64;
 const NO_HASH = ' '.repeat(HASH_LENGTH);
 
+/** The hash of the `i`th path of stored inputs (see `Inputs.hashes`). */
+function hashAt(hashes: string, i: number): string {
+  return hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH);
+}
+
 interface StoredResult {
   key: string;
   inputs: Inputs;
@@ -173,7 +178,7 @@ export class ParseCache {
    * looks for a stored report hands it to the full check, which then takes no stat and reads no result twice.
    */
   look(): IndexLook {
-    return { name: this.name, startedAt: this.startedAt, stats: new Map(this.statsSeen), result: this.lastResult };
+    return { name: this.name, startedAt: this.startedAt, stats: this.statsSeen, result: this.lastResult };
   }
 
   /**
@@ -266,7 +271,7 @@ export class ParseCache {
       const now = this.seen(paths[i]!, statOf(paths[i]!)) ?? ABSENT;
       const at = i * 4;
       if (sameStat(now, stats, at)) continue;
-      const hash = hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH);
+      const hash = hashAt(hashes, i);
       const same = hash === NO_HASH ? undefined : this.sameInEffect(paths[i]!, now, hash, parse);
       if (same === undefined) return undefined;
       stats.set(this.trusted(now) ?? RACY, at);
@@ -274,7 +279,7 @@ export class ParseCache {
     }
     if (restated.size > 0) {
       // The next run compares against what the files hold now, and stats them alone when it can.
-      stored.inputs.hashes = paths.map((_, i) => restated.get(i) ?? hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH)).join('');
+      stored.inputs.hashes = paths.map((_, i) => restated.get(i) ?? hashAt(hashes, i)).join('');
       this.flush();
       writeAtomically(this.storedPath(key), serialize(stored));
     }
@@ -294,7 +299,7 @@ export class ParseCache {
     const hashRead = (path: string): string | undefined => {
       if (hashes === undefined) {
         const paths = stored.inputs.paths.split('\0');
-        hashes = new Map(paths.map((path, i) => [path, stored.inputs.hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH)]));
+        hashes = new Map(paths.map((path, i) => [path, hashAt(stored.inputs.hashes, i)]));
       }
       return hashes.get(path);
     };

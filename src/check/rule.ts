@@ -88,14 +88,14 @@ export interface SharedContext<C extends Codes> {
   report<K extends keyof C & string>(code: K, place: Place, data: Parameters<C[K]['message']>[0], options?: ReportOptions): void;
   /** The stage-1 findings of `document` that this rule owns (`ownsManifestFields`, `ownsSchemaOf`). */
   schemaFindings(document: SourceDocument): Finding[];
+  /** Packages whose manifest passed stage 1. */
+  packages(): Package[];
 }
 
 export interface RuleContext<C extends Codes> extends SharedContext<C> {
   readonly workspace: Workspace;
   /** What several rules read, computed once per check (settings reviews, locales, process models, …). */
   readonly facts: Facts;
-  /** Packages whose manifest passed stage 1. */
-  packages(): Package[];
   /** Objects that passed stage 1, of `kind` when given. */
   objects(kind?: ObjectKind): PackageObject[];
   /** Tests that passed stage 1. */
@@ -162,17 +162,18 @@ export function runRules(
     if (objects === undefined) objectsByKind.set(kind, (objects = valid(workspace.objects(kind))));
     return objects.slice();
   };
+  const packages = () => workspace.packages.filter((pkg) => !invalid.has(pkg.manifest));
   for (const rule of rules) {
     const schemaFindingsOf = (document: SourceDocument) =>
       (deferred.get(document) ?? []).filter((f) => ownsSchemaOfDocument(rule, document) || matchesPointerPattern(rule.ownsManifestFields ?? [], f.path));
     if ('subjects' in rule) {
-      runObjectRule(rule, { workspace, facts, objectsOf, schemaFindingsOf }, findings, recall);
+      runObjectRule(rule, { workspace, facts, packages, objectsOf, schemaFindingsOf }, findings, recall);
       continue;
     }
     rule.check({
       workspace,
       facts,
-      packages: () => workspace.packages.filter((pkg) => !invalid.has(pkg.manifest)),
+      packages,
       objects: objectsOf,
       tests: () => valid(workspace.packages.flatMap((pkg) => pkg.tests)),
       lookup: (from, kind, id) => workspace.lookup(from, kind, id),
@@ -188,6 +189,7 @@ export function runRules(
 interface Shared {
   workspace: Workspace;
   facts: Facts;
+  packages(): Package[];
   objectsOf(kind: ObjectKind): PackageObject[];
   schemaFindingsOf(document: SourceDocument): Finding[];
 }
@@ -196,13 +198,14 @@ interface Shared {
  * Runs an object rule over each object of its kinds that passed stage 1 — or takes its earlier run where that
  * stands — keeping the findings in the order a run over every object gives.
  */
-function runObjectRule(rule: ObjectRule, { workspace, facts, objectsOf, schemaFindingsOf }: Shared, findings: Finding[], recall: Recall | undefined): void {
+function runObjectRule(rule: ObjectRule, { workspace, facts, packages, objectsOf, schemaFindingsOf }: Shared, findings: Finding[], recall: Recall | undefined): void {
   let found: Finding[] = [];
   // What the current run asked; only recorded when the runs are kept.
   let asked: Asked | undefined;
   const depends = (kind: string) => asked?.kinds.add(kind);
   const context: ObjectContext<Codes> = {
     facts,
+    packages,
     installation: workspace.installation,
     package: (key) => workspace.package(key),
     visiblePackages: (from) => workspace.visiblePackages(from),

@@ -30,6 +30,7 @@ import { childPointer } from '../json/pointer.js';
 import { loadSourceFile, reason } from './source.js';
 import { notRegularReason } from '../fs/read.js';
 import { isRecord } from '../json/guards.js';
+import { activeParseCache } from './parse-cache.js';
 
 export const API_VERSION = 'taimen.ai/v1';
 export const MANIFEST = 'package.yaml';
@@ -118,9 +119,10 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
     else if (top === 'tests') pkg.tests.push(packageTest(path, result.document, key));
     else if (top === TEMPLATES) pkg.templates.push({ file: result.document.file, document: result.document });
     else {
-      const object = packageObject(result.document, key, findings);
-      if (object === undefined) continue;
-      if (object.kind === 'Process') await attachDataSchema(object, path, pkg, absolute, dataFiles, findings, show);
+      const placed = packageObject(result.document, key, findings);
+      if (placed === undefined) continue;
+      const { object, data } = placed;
+      if (object.kind === 'Process') await attachDataSchema(object, data, path, pkg, absolute, dataFiles, findings, show);
       pkg.objects.push(object);
     }
   }
@@ -209,9 +211,11 @@ export async function loadEnvelopeFile(
   return envelope === undefined ? undefined : { document: loaded.document, envelope };
 }
 
-/** The envelope of `document`, or undefined after an `invalid_document` finding. */
-export function checkEnvelope(document: SourceDocument, findings: Finding[]): Envelope | undefined {
-  const value = document.value;
+/**
+ * The envelope of `document` (read from `value`: the document's, or what the index keeps of it), or undefined
+ * after an `invalid_document` finding.
+ */
+export function checkEnvelope(document: SourceDocument, findings: Finding[], value: unknown = document.value): Envelope | undefined {
   if (!isRecord(value)) {
     findings.push(at(document, 'invalid_document', '', `the apiVersion: ${API_VERSION}, kind, key, spec wrapper is required`));
     return undefined;
@@ -233,8 +237,13 @@ export function checkEnvelope(document: SourceDocument, findings: Finding[]): En
   return value as unknown as Envelope;
 }
 
-function packageObject(document: SourceDocument, pkg: string, findings: Finding[]): PackageObject | undefined {
-  const envelope = checkEnvelope(document, findings);
+/**
+ * The object `document` holds, placed by its envelope, with its spec's `data` (a process's `{$ref}`): an
+ * unchanged file is placed by what the index keeps of it, and its value is read only when a later stage asks
+ * for `spec`.
+ */
+function packageObject(document: SourceDocument, pkg: string, findings: Finding[]): { object: PackageObject; data: unknown } | undefined {
+  const envelope = checkEnvelope(document, findings, activeParseCache()?.envelopeOf(document) ?? document.value);
   if (envelope === undefined) return undefined;
   const { kind, key, spec } = envelope;
   if (!isObjectKind(kind)) {
@@ -245,9 +254,20 @@ function packageObject(document: SourceDocument, pkg: string, findings: Finding[
   const rawVersion = spec.version;
   const version = typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : undefined;
   const id = objectId(kind, key, version);
-  const object: PackageObject = { kind, key, id, ref: objectRef(kind, id), package: pkg, file: document.file, document, spec };
+  const object: PackageObject = {
+    kind,
+    key,
+    id,
+    ref: objectRef(kind, id),
+    package: pkg,
+    file: document.file,
+    document,
+    get spec() {
+      return (document.value as Envelope).spec;
+    },
+  };
   if (version !== undefined && id !== key) object.version = version;
-  return object;
+  return { object, data: spec.data };
 }
 
 function packageTest(path: string, document: SourceDocument, pkg: string): PackageTest {
@@ -276,11 +296,12 @@ function requirementsOf(spec: Record<string, unknown>): Requirement[] {
 }
 
 /**
- * `spec.data: {$ref: file}` of a Process: the file (JSON or YAML, inside the package) is loaded once
+ * `spec.data: {$ref: file}` of a Process (`data`): the file (JSON or YAML, inside the package) is loaded once
  * per package and attached to the object, with its own document for positions.
  */
 async function attachDataSchema(
   process: PackageObject,
+  data: unknown,
   path: string,
   pkg: Package,
   shownDir: string,
@@ -288,7 +309,6 @@ async function attachDataSchema(
   findings: Finding[],
   show: (path: string) => string,
 ): Promise<void> {
-  const data = process.spec.data;
   if (!isRecord(data) || Object.keys(data).length !== 1 || typeof data.$ref !== 'string') return;
   const ref = data.$ref;
   if (ref.startsWith('#') || ref.includes('://')) return;

@@ -35,6 +35,7 @@ import { lineStartsOf, type LoadResult } from './load-finding.js';
 import { childPointer, pointerSegments } from '../json/pointer.js';
 import { parseJson } from './json.js';
 import { parseYaml } from './yaml.js';
+import { isRecord } from '../json/guards.js';
 
 /** Documents with more nodes than this (alias bombs, generated data) are not worth a table. */
 const MAX_NODES = 20_000;
@@ -54,8 +55,11 @@ const ABSENT: StatKey = [-2, 0, 0, 0];
 /** What stands for a stat too close to the run to trust: equal to no stat (NaN equals nothing). */
 const RACY: StatKey = [NaN, NaN, NaN, NaN];
 
-interface Entry {
-  text: string;
+/**
+ * What later stages read of a document besides its text, kept packed (`v8.serialize`) in the index until a
+ * stage asks for it: a check of 10,000 objects where one changed opens only the documents its rules read.
+ */
+interface Body {
   value: unknown;
   floats: string[];
   suppressions: [number, string[]][];
@@ -65,15 +69,31 @@ interface Entry {
    * than its source.
    */
   spans: Int32Array;
-  /** Schemas the document passed. */
-  clean: string[];
+}
+
+/**
+ * What the loader reads of an object file to place it in the package graph (see `envelopeHead`), kept
+ * beside the packed body so that placing an unchanged file opens nothing.
+ */
+export interface EnvelopeHead {
+  apiVersion: unknown;
+  kind: unknown;
+  key: unknown;
+  /** Only what loading reads of the spec: `version` (an object's identity) and `data` when it is a `{$ref}`. */
+  spec: Record<string, unknown>;
 }
 
 interface FileRecord {
   /** Undefined when the stat was racy: the bytes are compared instead. */
   stat: StatKey | undefined;
   hash: string;
-  entry: Entry;
+  text: string;
+  /** Undefined when the document is not a mapping with a mapping `spec` (the loader then reads the value). */
+  head: EnvelopeHead | undefined;
+  /** Schemas the document passed. */
+  clean: string[];
+  /** Packed as the index stores it, or as this run parsed it (packed when the index is written). */
+  body: Uint8Array | Body;
 }
 
 interface Known {
@@ -153,6 +173,8 @@ export class ParseCache {
   private readonly statsSeen = new Map<string, StatKey>();
   /** Shards of the per-file part that this run changed (only those are written again). */
   private readonly changed = new Set<number>();
+  /** The files of documents read from the index whose content this run unpacked (see `unpacked`). */
+  private readonly unpackedFiles: string[] = [];
   /** The stored result this run read last (asked for its report, then for its memo). */
   private lastResult: { key: string; stored: StoredResult | undefined } | undefined;
 
@@ -202,7 +224,7 @@ export class ParseCache {
     const record = this.recordOf(path);
     const now = this.statThisRun(path);
     if (record?.stat === undefined || now === undefined || !sameStat(now, record.stat)) return undefined;
-    return Buffer.byteLength(record.entry.text) === now[0] ? record.entry.text : undefined;
+    return Buffer.byteLength(record.text) === now[0] ? record.text : undefined;
   }
 
   /** The document of `bytes` (the file at `path`) from the index, or from `parse` (remembered when it loads without findings). */
@@ -216,23 +238,42 @@ export class ParseCache {
       return { document: this.remember(path, file, record), findings: [] };
     }
     const result = parse();
-    const table = result.document && result.findings.length === 0 ? nodeTable(result.document) : undefined;
+    const body = result.document && result.findings.length === 0 ? bodyOf(result.document) : undefined;
     // A record of other bytes would speak for this file when a later run compares it by its hash: it goes.
     if (record !== undefined) this.forget(path);
-    if (result.document && table) this.known.set(result.document, { path, record: this.keep(path, { stat, hash, entry: { ...table, clean: [] } }) });
+    if (result.document && body) {
+      const kept = this.keep(path, { stat, hash, text: result.document.text, head: envelopeHead(body.value), clean: [], body });
+      this.known.set(result.document, { path, record: kept });
+    }
     return result;
   }
 
   /** Whether `document` is known to satisfy `schema` (validated clean by this build before). */
   isClean(document: SourceDocument, schema: string): boolean {
-    return this.known.get(document)?.record.entry.clean.includes(schema) ?? false;
+    return this.known.get(document)?.record.clean.includes(schema) ?? false;
   }
 
   markClean(document: SourceDocument, schema: string): void {
     const known = this.known.get(document);
-    if (!known || known.record.entry.clean.includes(schema)) return;
-    known.record.entry.clean.push(schema);
+    if (!known || known.record.clean.includes(schema)) return;
+    known.record.clean.push(schema);
     this.changed.add(shardOf(known.path));
+  }
+
+  /**
+   * What the loader reads of the object file `document` to place it (`EnvelopeHead`), when the index holds it;
+   * undefined when it does not, or when the document is no well-formed envelope.
+   */
+  envelopeOf(document: SourceDocument): EnvelopeHead | undefined {
+    return this.known.get(document)?.record.head;
+  }
+
+  /**
+   * The files (as shown) of the documents this run took from the index and then read the content of; the
+   * others were placed in the package graph by what the index keeps beside them (`EnvelopeHead`), unopened.
+   */
+  unpacked(): string[] {
+    return [...this.unpackedFiles];
   }
 
   /** The paths this run loaded through the index (absolute when the loader gave them so). */
@@ -253,6 +294,7 @@ export class ParseCache {
       }
     }
     for (const shard of [...this.changed]) {
+      for (const record of this.shards.get(shard)?.values() ?? []) packBody(record);
       if (writeAtomically(this.pathOf(`files.${shard}`), serialize(this.shards.get(shard) ?? new Map()))) this.changed.delete(shard);
     }
   }
@@ -340,9 +382,9 @@ export class ParseCache {
     const record = this.recordOf(path);
     if (record?.hash !== hash) return undefined; // the index no longer holds what the report was made from
     const { document, findings } = parse(bytes, path);
-    const table = document && findings.length === 0 ? nodeTable(document) : undefined;
-    if (table === undefined || !sameDocument(record.entry, table)) return undefined;
-    this.keep(path, { stat: this.trusted(stat), hash: now, entry: { ...table, clean: record.entry.clean } });
+    const body = document && findings.length === 0 ? bodyOf(document) : undefined;
+    if (document === undefined || body === undefined || !sameDocument(record, document.text, body)) return undefined;
+    this.keep(path, { stat: this.trusted(stat), hash: now, text: document.text, head: record.head, clean: record.clean, body });
     return now;
   }
 
@@ -445,7 +487,7 @@ export class ParseCache {
   }
 
   private remember(path: string, file: string, record: FileRecord): SourceDocument {
-    const document = new CachedDocument(file, record.entry);
+    const document = new CachedDocument(file, record, () => this.unpackedFiles.push(file));
     this.known.set(document, { path, record });
     this.used.add(path);
     return document;
@@ -463,20 +505,36 @@ export class ParseCache {
 
 class CachedDocument implements SourceDocument {
   readonly text: string;
-  readonly value: unknown;
-  readonly floats: ReadonlySet<string>;
-  readonly suppressions: ReadonlyMap<number, readonly string[]>;
   private nodes: Map<string, number> | undefined;
   private parsed: SourceDocument | undefined;
+  private body: Body | undefined;
+  private floatSet: ReadonlySet<string> | undefined;
+  private suppressionMap: ReadonlyMap<number, readonly string[]> | undefined;
 
   constructor(
     readonly file: string,
-    private readonly entry: Entry,
+    private readonly record: FileRecord,
+    private readonly unpacking: () => void,
   ) {
-    this.text = entry.text;
-    this.value = entry.value;
-    this.floats = new Set(entry.floats);
-    this.suppressions = new Map(entry.suppressions);
+    this.text = record.text;
+  }
+
+  get value(): unknown {
+    return this.opened().value;
+  }
+
+  get floats(): ReadonlySet<string> {
+    return (this.floatSet ??= new Set(this.opened().floats));
+  }
+
+  get suppressions(): ReadonlyMap<number, readonly string[]> {
+    return (this.suppressionMap ??= new Map(this.opened().suppressions));
+  }
+
+  /** The record's body, unpacked on the first question about the document's content. */
+  private opened(): Body {
+    if (this.body === undefined && this.record.body instanceof Uint8Array) this.unpacking();
+    return (this.body ??= unpackedBody(this.record));
   }
 
   locate(pointer: string, part: 'key' | 'value' = 'value'): Span {
@@ -492,7 +550,7 @@ class CachedDocument implements SourceDocument {
   }
 
   locateInScalar(pointer: string, offset: number): Span {
-    this.parsed ??= reparse(this.entry.text, this.file);
+    this.parsed ??= reparse(this.text, this.file);
     return this.parsed ? this.parsed.locateInScalar(pointer, offset) : this.locate(pointer);
   }
 
@@ -508,7 +566,7 @@ class CachedDocument implements SourceDocument {
 
   private span(node: number, part: 'key' | 'value'): Span {
     const at = node * 8 + (part === 'key' ? 0 : 4);
-    const spans = this.entry.spans;
+    const spans = this.opened().spans;
     return { line: spans[at]!, column: spans[at + 1]!, endLine: spans[at + 2]!, endColumn: spans[at + 3]! };
   }
 }
@@ -518,8 +576,8 @@ function reparse(text: string, file: string): SourceDocument | undefined {
   return (file.endsWith('.json') ? parseJson(text, file) : parseYaml(text, file)).document;
 }
 
-/** The place of every node of a freshly parsed document, or undefined when it has too many. */
-function nodeTable(document: SourceDocument): Omit<Entry, 'clean'> | undefined {
+/** What the index keeps of a freshly parsed document besides its text, or undefined when it has too many nodes. */
+function bodyOf(document: SourceDocument): Body | undefined {
   const spans: number[] = [];
   const complete = eachNode(document.value, (pointer) => {
     if (spans.length >= MAX_NODES * 8) return false;
@@ -528,7 +586,6 @@ function nodeTable(document: SourceDocument): Omit<Entry, 'clean'> | undefined {
   });
   if (!complete) return undefined;
   return {
-    text: document.text,
     value: document.value,
     floats: [...document.floats],
     suppressions: [...document.suppressions].map(([line, codes]) => [line, [...codes]]),
@@ -536,17 +593,42 @@ function nodeTable(document: SourceDocument): Omit<Entry, 'clean'> | undefined {
   };
 }
 
+/** The body of `record`, unpacked (the record keeps it packed: another document of this run unpacks its own). */
+function unpackedBody(record: FileRecord): Body {
+  return record.body instanceof Uint8Array ? (deserialize(record.body) as Body) : record.body;
+}
+
+/** Packs the body of `record` for writing (once: a packed body is written as it was read). */
+function packBody(record: FileRecord): void {
+  if (!(record.body instanceof Uint8Array)) record.body = serialize(record.body);
+}
+
 /**
- * Whether a document parsed now (`now`) is indistinguishable by any stage from the recorded one (`before`):
- * see `ParseCache.sameInEffect`.
+ * What loading reads of `value` to place an object file (`EnvelopeHead`): undefined unless it is a mapping with
+ * `apiVersion`, `kind`, `key` and a mapping `spec` — the loader reads the whole value then, to say what is wrong.
  */
-function sameDocument(before: Entry, now: Omit<Entry, 'clean'>): boolean {
+function envelopeHead(value: unknown): EnvelopeHead | undefined {
+  if (!isRecord(value) || !('apiVersion' in value) || !('kind' in value) || !('key' in value) || !isRecord(value.spec)) return undefined;
+  const spec: Record<string, unknown> = {};
+  if ('version' in value.spec) spec.version = value.spec.version;
+  // The loader reads `data` only as `{$ref: file}`: a schema written inline stays in the body.
+  const data = value.spec.data;
+  if (isRecord(data) && '$ref' in data) spec.data = data;
+  return { apiVersion: value.apiVersion, kind: value.kind, key: value.key, spec };
+}
+
+/**
+ * Whether a document parsed now (its `text` and `now`) is indistinguishable by any stage from the one `before`
+ * holds: see `ParseCache.sameInEffect`.
+ */
+function sameDocument(before: FileRecord, text: string, now: Body): boolean {
+  const body = unpackedBody(before);
   return (
-    equalInts(before.spans, now.spans) &&
-    sameValue(before.value, now.value) &&
-    JSON.stringify(before.floats) === JSON.stringify(now.floats) &&
-    JSON.stringify(before.suppressions) === JSON.stringify(now.suppressions) &&
-    writtenAlike(before, now)
+    equalInts(body.spans, now.spans) &&
+    sameValue(body.value, now.value) &&
+    JSON.stringify(body.floats) === JSON.stringify(now.floats) &&
+    JSON.stringify(body.suppressions) === JSON.stringify(now.suppressions) &&
+    writtenAlike(before.text, body, text)
   );
 }
 
@@ -563,8 +645,8 @@ function equalInts(a: Int32Array, b: Int32Array): boolean {
 }
 
 /** Whether every key, and every value that is not a mapping or a sequence, reads the same in both texts (same spans). */
-function writtenAlike(before: Entry, now: Omit<Entry, 'clean'>): boolean {
-  const [linesBefore, linesNow] = [lineStartsOf(before.text), lineStartsOf(now.text)];
+function writtenAlike(textBefore: string, before: Body, textNow: string): boolean {
+  const [linesBefore, linesNow] = [lineStartsOf(textBefore), lineStartsOf(textNow)];
   const slice = (text: string, lines: number[], at: number) => {
     const spans = before.spans;
     return text.slice((lines[spans[at]! - 1] ?? 0) + spans[at + 1]! - 1, (lines[spans[at + 2]! - 1] ?? 0) + spans[at + 3]! - 1);
@@ -573,7 +655,7 @@ function writtenAlike(before: Entry, now: Omit<Entry, 'clean'>): boolean {
   return eachNode(before.value, (_pointer, value) => {
     const at = node++ * 8;
     const leaf = value === null || typeof value !== 'object';
-    return slice(before.text, linesBefore, at) === slice(now.text, linesNow, at) && (!leaf || slice(before.text, linesBefore, at + 4) === slice(now.text, linesNow, at + 4));
+    return slice(textBefore, linesBefore, at) === slice(textNow, linesNow, at) && (!leaf || slice(textBefore, linesBefore, at + 4) === slice(textNow, linesNow, at + 4));
   });
 }
 

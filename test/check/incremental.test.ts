@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportKey, runCheckRequest, type CheckRequest } from '../../src/cli/check.js';
-import { ParseCache, useParseCache } from '../../src/load/parse-cache.js';
+import { activeParseCache, ParseCache, useParseCache } from '../../src/load/parse-cache.js';
 import { parseSource } from '../../src/load/source.js';
 import type { ObjectRuns } from '../../src/check/rule-memo.js';
 import { caseLayers, FIXTURES, layOver, overlay, overlayCase } from '../support/overlay.js';
@@ -140,6 +140,33 @@ describe('check with the workspace index', () => {
       expect(objectRuns?.taken, name).toBeGreaterThan(0);
       before = report;
     }
+  });
+
+  it('opens, of the documents it takes from the index, only those the rules it runs again read', async () => {
+    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
+    laidOut.push(dir);
+    const pkg = join(dir, 'packages/purchase-requests');
+    await settle();
+    await reportOf(dir, true);
+    writeFileSync(join(pkg, 'roles/buyer.yaml'), readFileSync(join(pkg, 'roles/buyer.yaml'), 'utf8').replace('name: Buyer', 'name: Buyers'));
+    await settle();
+    const outcome = await runCheckRequest(requestFor(dir, true), '0.0.0');
+    const unpacked = activeParseCache()?.unpacked();
+    useParseCache(undefined);
+    expect(JSON.stringify(outcome.result)).toBe(await reportOf(dir, false));
+    // Read again: the manifest and the dictionaries (the ground of every rule), the process that looks the role
+    // up, the screens and the skill a view's action names (graph rules read every view and component). Not
+    // opened: the agent, whose runs stand; the role itself is parsed anew.
+    expect(unpacked).toEqual([
+      'packages/purchase-requests/package.yaml',
+      'packages/purchase-requests/processes/purchase-request.yaml',
+      'packages/purchase-requests/i18n/en.yaml',
+      'packages/purchase-requests/i18n/ru.yaml',
+      'packages/purchase-requests/components/request-summary.yaml',
+      'packages/purchase-requests/views/purchase-request-card.yaml',
+      'packages/purchase-requests/skills/purchase.reorder.yaml',
+      'packages/purchase-requests/views/purchase-request-list.yaml',
+    ]);
   });
 
   it('checks every object again when a document that is not an object changes: a default of the manifest', async () => {

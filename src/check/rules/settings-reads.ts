@@ -7,7 +7,7 @@
 import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
-import { defineRule, type Place } from '../rule.js';
+import { defineObjectRule, type Place } from '../rule.js';
 import { fieldAt, settingsSchemaOf, siblingNames, type SettingsType } from '../settings-schema.js';
 import { isRecord } from '../../json/guards.js';
 
@@ -44,7 +44,7 @@ interface SettingsRead {
   place: Place;
 }
 
-export const settingsReads = defineRule({
+export const settingsReads = defineObjectRule({
   id: 'settings/rule-reads',
   description: 'Work rules read only declared settings fields, each where its type fits.',
   codes: {
@@ -62,24 +62,23 @@ export const settingsReads = defineRule({
       message: (d: { read: string; type: string; place: string }) => `${d.read} is ${d.type}, but ${d.place}`,
     },
   },
-  check(context) {
-    const packages = new Map(context.packages().map((pkg) => [pkg.key, pkg]));
-    for (const rule of context.objects('WorkRule')) {
-      const pkg = packages.get(rule.package);
-      if (pkg === undefined) continue;
-      const root = settingsSchemaOf(pkg);
-      const typed = root !== undefined && context.facts.settingsProblems(pkg).length === 0;
-      for (const read of settingsReadsOf(rule)) {
-        const name = ['settings', ...read.path].join('.');
-        const field = root === undefined ? undefined : fieldAt(root, read.path);
-        if (field === undefined) {
-          context.report('settings_ref_unknown', read.place, { read: name, pkg: pkg.key, declared: root !== undefined }, { hint: unknownHint(pkg, root, read.path) });
-          continue;
-        }
-        const fits = NEEDS[read.need].types as readonly SettingsType[] | undefined;
-        if (typed && field.type !== undefined && fits !== undefined && !fits.includes(field.type)) {
-          context.report('settings_ref_type', read.place, { read: name, type: field.type, place: NEEDS[read.need].place });
-        }
+  subjects: ['WorkRule'],
+  checkObject(context, rule) {
+    // The manifest must have passed stage 1 (a manifest is no object: an edit of it runs every object rule again).
+    const pkg = context.packages().find((candidate) => candidate.key === rule.package);
+    if (pkg === undefined) return;
+    const root = settingsSchemaOf(pkg);
+    const typed = root !== undefined && context.facts.settingsProblems(pkg).length === 0;
+    for (const read of settingsReadsOf(rule)) {
+      const name = ['settings', ...read.path].join('.');
+      const field = root === undefined ? undefined : fieldAt(root, read.path);
+      if (field === undefined) {
+        context.report('settings_ref_unknown', read.place, { read: name, pkg: pkg.key, declared: root !== undefined }, { hint: unknownHint(pkg, root, read.path) });
+        continue;
+      }
+      const fits = NEEDS[read.need].types as readonly SettingsType[] | undefined;
+      if (typed && field.type !== undefined && fits !== undefined && !fits.includes(field.type)) {
+        context.report('settings_ref_type', read.place, { read: name, type: field.type, place: NEEDS[read.need].place });
       }
     }
   },

@@ -276,11 +276,6 @@ export class ParseCache {
     return [...this.unpackedFiles];
   }
 
-  /** The paths this run loaded through the index (absolute when the loader gave them so). */
-  loadedPaths(): string[] {
-    return [...this.used];
-  }
-
   /**
    * Writes the per-file part of the index when it changed (atomically); records of deleted files go, and
    * past `MAX_FILES` so do those this run did not load. An index that cannot be written is only slower.
@@ -487,7 +482,7 @@ export class ParseCache {
   }
 
   private remember(path: string, file: string, record: FileRecord): SourceDocument {
-    const document = new CachedDocument(file, record, () => this.unpackedFiles.push(file));
+    const document = new CachedDocument(file, record, this.unpackedFiles);
     this.known.set(document, { path, record });
     this.used.add(path);
     return document;
@@ -514,7 +509,8 @@ class CachedDocument implements SourceDocument {
   constructor(
     readonly file: string,
     private readonly record: FileRecord,
-    private readonly unpacking: () => void,
+    /** Where the document names its file when it unpacks its body (`ParseCache.unpacked`). */
+    private readonly unpackedFiles: string[],
   ) {
     this.text = record.text;
   }
@@ -533,7 +529,7 @@ class CachedDocument implements SourceDocument {
 
   /** The record's body, unpacked on the first question about the document's content. */
   private opened(): Body {
-    if (this.body === undefined && this.record.body instanceof Uint8Array) this.unpacking();
+    if (this.body === undefined && this.record.body instanceof Uint8Array) this.unpackedFiles.push(this.file);
     return (this.body ??= unpackedBody(this.record));
   }
 

@@ -12,8 +12,7 @@
  *   templates, the installation, files given alone), the packages in their order, and which documents failed
  *   stage 1 — when any of that changed, the object rules run for every object;
  * - what the run asked the context: each lookup (the object it resolved to, and that object's document), and
- *   the kinds it listed (their identities for `visibleIds` and `suggest`, their documents for `objects` and
- *   `declared`).
+ *   the kinds it listed (their identities for `visibleIds` and `suggest`, their documents for `declared`).
  */
 import type { SourceDocument } from '../json/document.js';
 import type { Finding } from '../model/finding.js';
@@ -59,7 +58,7 @@ export class Asked {
   readonly kinds = new Set<string>();
 
   lookedUp(from: string, kind: ObjectKind, id: string, found: PackageObject | undefined): void {
-    this.lookups.set(JSON.stringify([from, kind, id]), [from, kind, id, found?.file ?? '']);
+    this.lookups.set(`${from}\0${kind}\0${id}`, [from, kind, id, found?.file ?? '']);
   }
 
   run(findings: Finding[]): Run {
@@ -78,6 +77,8 @@ export class Recall {
   private readonly memo: RuleMemo;
   private readonly changed = new Map<SourceDocument, boolean>();
   private readonly kindsChanged = new Map<string, boolean>();
+  /** `kindNow` of each kind asked, made once (compared with the earlier memo, then kept in this one). */
+  private readonly kindsNow = new Map<string, string>();
   /** Runs taken from the earlier memo, and runs in all (see `ObjectRuns`). */
   private readonly runs: ObjectRuns = { taken: 0, total: 0 };
 
@@ -140,8 +141,13 @@ export class Recall {
 
   /** What `ids:<kind>` or `files:<kind>` is now: the identities (with their packages) or the files of the kind's objects. */
   private kindNow(kind: string): string {
-    const objects = this.objectsOf(kind);
-    return kind.startsWith('ids:') ? objects.map((object) => `${object.package}\0${object.id}`).join('\n') : objects.map((object) => object.file).join('\n');
+    let now = this.kindsNow.get(kind);
+    if (now === undefined) {
+      const objects = this.objectsOf(kind);
+      now = kind.startsWith('ids:') ? objects.map((object) => `${object.package}\0${object.id}`).join('\n') : objects.map((object) => object.file).join('\n');
+      this.kindsNow.set(kind, now);
+    }
+    return now;
   }
 
   private objectsOf(kind: string): PackageObject[] {

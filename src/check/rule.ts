@@ -115,9 +115,10 @@ export interface ObjectContext<C extends Codes> extends SharedContext<C> {
   /** The package `key` (its manifest). */
   package(key: string): Package | undefined;
   readonly installation: Installation | undefined;
-  /** The objects of `kind` that passed stage 1: the object is checked again when any object of `kind` changes. */
-  objects(kind: ObjectKind): PackageObject[];
-  /** Every object of `kind` in every package, passed stage 1 or not: as `objects`, for where a name is declared. */
+  /**
+   * Every object of `kind` in every package, passed stage 1 or not, for where a name is declared: the object is
+   * checked again when any object of `kind` changes.
+   */
   declared(kind: ObjectKind): PackageObject[];
   /** The packages whose objects package `from` sees: itself first, then its requires closure (from the manifests). */
   visiblePackages(from: string): readonly string[];
@@ -162,7 +163,8 @@ export function runRules(
     if (objects === undefined) objectsByKind.set(kind, (objects = valid(workspace.objects(kind))));
     return objects.slice();
   };
-  const packages = () => workspace.packages.filter((pkg) => !invalid.has(pkg.manifest));
+  const validPackages = workspace.packages.filter((pkg) => !invalid.has(pkg.manifest));
+  const packages = () => validPackages.slice();
   for (const rule of rules) {
     const schemaFindingsOf = (document: SourceDocument) =>
       (deferred.get(document) ?? []).filter((f) => ownsSchemaOfDocument(rule, document) || matchesPointerPattern(rule.ownsManifestFields ?? [], f.path));
@@ -221,10 +223,6 @@ function runObjectRule(rule: ObjectRule, { workspace, facts, packages, objectsOf
     visibleIds(from, kind) {
       depends(`ids:${kind}`);
       return workspace.visibleIds(from, kind);
-    },
-    objects(kind) {
-      depends(`files:${kind}`);
-      return objectsOf(kind);
     },
     declared(kind) {
       depends(`files:${kind}`);

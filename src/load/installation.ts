@@ -17,7 +17,7 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { SourceDocument } from '../json/document.js';
 import type { Finding } from '../model/finding.js';
-import type { Installation, InstallationEntry, SourcePlace } from '../model/installation.js';
+import { hasGitSources, type Installation, type InstallationEntry, type SourcePlace } from '../model/installation.js';
 import type { Package, PackageSource } from '../model/package.js';
 import type { GitSourceResolver } from './source-resolver.js';
 import type { LockEntry } from '../sources/lock-file.js';
@@ -103,8 +103,7 @@ export async function explicitPackageDirs(
   findings: Finding[],
 ): Promise<Map<string, KnownDir | undefined>> {
   const known = new Map<string, KnownDir | undefined>();
-  const gitEntries = installation.entries.filter((entry) => entry.source !== undefined && 'git' in entry.source);
-  const git = gitEntries.length > 0 ? await gitContext(installation, options, findings) : undefined;
+  const git = hasGitSources(installation) ? await gitContext(installation, options, findings) : undefined;
   for (const entry of installation.entries) {
     const source = entry.source;
     if (source === undefined || known.has(entry.key)) continue;

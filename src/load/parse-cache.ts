@@ -208,23 +208,26 @@ export class ParseCache {
    * the caller reads the bytes and calls `load`.
    */
   lookup(path: string, file: string): LoadResult | undefined {
-    const record = this.recordOf(path);
-    if (record?.stat === undefined) return undefined;
-    const now = this.statThisRun(path);
-    if (now === undefined || !sameStat(now, record.stat)) return undefined;
-    return { document: this.remember(path, file, record), findings: [] };
+    const record = this.standingRecord(path);
+    return record && { document: this.remember(path, file, record), findings: [] };
   }
 
   /**
-   * The text of the file at `path` as it is written, when the index holds it for the file's stat (taken once a
-   * run); undefined when it does not, or when decoding the bytes dropped something (a byte-order mark): the
-   * text's length in UTF-8 is not the file's size then.
+   * The text of the file at `path` as it is written, when the index holds it for the file's stat; undefined when
+   * it does not, or when decoding the bytes dropped something (a byte-order mark): the text's length in UTF-8 is
+   * not the file's size then.
    */
   writtenText(path: string): string | undefined {
+    const record = this.standingRecord(path);
+    return record && Buffer.byteLength(record.text) === record.stat![0] ? record.text : undefined;
+  }
+
+  /** The record of `path` when the file still has the stat it was recorded with (a file without one is not stat'ed). */
+  private standingRecord(path: string): FileRecord | undefined {
     const record = this.recordOf(path);
+    if (record?.stat === undefined) return undefined;
     const now = this.statThisRun(path);
-    if (record?.stat === undefined || now === undefined || !sameStat(now, record.stat)) return undefined;
-    return Buffer.byteLength(record.text) === now[0] ? record.text : undefined;
+    return now !== undefined && sameStat(now, record.stat) ? record : undefined;
   }
 
   /** The document of `bytes` (the file at `path`) from the index, or from `parse` (remembered when it loads without findings). */

@@ -45,7 +45,6 @@ export function documentsOf(installation: Installation | undefined, packages: re
 export class Workspace {
   private readonly byKey: ReadonlyMap<string, Package>;
   private readonly index = new Map<string, Map<string, PackageObject>>();
-  private readonly closures = new Map<string, readonly string[]>();
   private readonly visible = new Map<string, readonly string[]>();
   private byFile?: ReadonlyMap<string, SourceDocument>;
   private byKind?: ReadonlyMap<ObjectKind, PackageObject[]>;
@@ -85,9 +84,7 @@ export class Workspace {
   }
 
   /** Keys of the packages `key` requires, directly or not, in dependency order (without `key` itself). */
-  requiresClosure(key: string): readonly string[] {
-    const known = this.closures.get(key);
-    if (known !== undefined) return known;
+  private requiresClosure(key: string): string[] {
     const closure: string[] = [];
     const seen = new Set<string>([key]);
     const visit = (current: string): void => {
@@ -99,7 +96,6 @@ export class Workspace {
       }
     };
     visit(key);
-    this.closures.set(key, closure);
     return closure;
   }
 

@@ -45,7 +45,7 @@ export async function packageFiles(pkg: Package, values: Readonly<Record<string,
   found.sort((a, b) => byParts(a.parts, b.parts));
   return found.map(({ parts, path }) => {
     const name = parts.join('/');
-    // The check loaded these files a moment ago: the index holds their texts for the stat it saw.
+    // The check loaded these files a moment ago: the index holds their texts while their stats are the same.
     return { path: name, content: substitute(activeParseCache()?.writtenText(path) ?? readFileSync(path, 'utf8'), values, `${pkg.key}/${name}`) };
   });
 }

@@ -243,8 +243,8 @@ function checkExternalWrites(context: Context, object: PackageObject): void {
 
 /** Some version of skill `key` that package `from` sees writes to an external system. */
 function writesExternally(context: Context, from: string, key: string): boolean {
-  const visible = new Set(context.visiblePackages(from));
-  return context.declared('Skill').some((skill) => skill.key === key && visible.has(skill.package) && skill.spec.sideEffects === 'external_write');
+  const visible = context.visiblePackages(from);
+  return context.declared('Skill').some((skill) => skill.key === key && visible.includes(skill.package) && skill.spec.sideEffects === 'external_write');
 }
 
 /** `*\/*` covers everything, `text/*` covers `text/…`; parameters (`; charset=…`) and case do not matter. */
@@ -260,16 +260,24 @@ function essence(mediaType: string): string {
   return (mediaType.split(';')[0] ?? '').trim().toLowerCase();
 }
 
-/** The agents of the installation's `retire.Agent`. */
+/** The agents of the installation's `retire.Agent`, read once a check (the installation is no object: see rule-memo.ts). */
 function retiredAgents(installation: Installation | undefined): ReadonlySet<string> {
-  const retire = installationSpec(installation?.document.value)?.retire;
-  return new Set(isRecord(retire) ? (stringsOf(retire.Agent) ?? []) : []);
+  if (installation === undefined) return NO_AGENTS;
+  let retired = retiredByInstallation.get(installation);
+  if (retired === undefined) {
+    const retire = installationSpec(installation.document.value)?.retire;
+    retiredByInstallation.set(installation, (retired = new Set(isRecord(retire) ? (stringsOf(retire.Agent) ?? []) : [])));
+  }
+  return retired;
 }
+
+const NO_AGENTS: ReadonlySet<string> = new Set();
+const retiredByInstallation = new WeakMap<Installation, ReadonlySet<string>>();
 
 /** Whether `key` is the `defaultKey` of a connection type that package `from` sees. */
 function isVisibleDefaultKey(context: Context, from: string, key: string): boolean {
-  const visible = new Set(context.visiblePackages(from));
-  return context.declared('ConnectionType').some((type) => visible.has(type.package) && type.spec.defaultKey === key);
+  const visible = context.visiblePackages(from);
+  return context.declared('ConnectionType').some((type) => visible.includes(type.package) && type.spec.defaultKey === key);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -19,16 +19,16 @@
  * | invalid_yaml, invalid_json, read_failed | error | see yaml.ts, json.ts, source.ts                             |
  */
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Finding } from '../model/finding.js';
 import { didYouMean } from '../model/did-you-mean.js';
-import { isObjectKind, OBJECT_KINDS, objectId, objectRef } from '../model/kinds.js';
+import { isObjectKind, OBJECT_KINDS, objectId, objectRef, type ObjectKind } from '../model/kinds.js';
 import type { DataSchema, Dictionary, Package, PackageObject, PackageSource, PackageTest, Requirement } from '../model/package.js';
 import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';
 import { childPointer } from '../json/pointer.js';
 import { loadSourceFile, reason } from './source.js';
-import { notRegularReason } from '../fs/read.js';
+import { entryPath, notRegularReason } from '../fs/read.js';
 import { isRecord } from '../json/guards.js';
 import { activeParseCache } from './parse-cache.js';
 
@@ -108,7 +108,7 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
   if (typeof envelope.spec.version === 'string') pkg.version = envelope.spec.version;
   if (options.source !== undefined) pkg.source = options.source;
   const files = await packageFiles(realDir, findings, show);
-  const documents = await Promise.all(files.map((path) => loadSourceFile(join(realDir, path), show(join(absolute, path)))));
+  const documents = await Promise.all(files.map((path) => loadSourceFile(entryPath(realDir, path), show(entryPath(absolute, path)))));
   const dataFiles = new Map<string, Promise<SourceDocument | string>>();
   for (const [index, path] of files.entries()) {
     const result = documents[index]!;
@@ -145,7 +145,7 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
     }
     for (const entry of entries) {
       const segments = [...prefix, entry.name];
-      const full = join(dir, entry.name);
+      const full = entryPath(dir, entry.name);
       const isDir = entry.isDirectory(); // symlinked folders are not followed, so a link cannot loop
       if (isDir) {
         if (prefix.length === 0 && (SKIPPED_FOLDERS.has(entry.name) || entry.name === '.git')) continue;
@@ -188,15 +188,21 @@ function isPackageFile(segments: readonly string[]): boolean {
   return name.endsWith('.yaml') || (name.endsWith('.yml') && !segments.slice(0, -1).some((segment) => segment.startsWith('.')));
 }
 
-/** Path order as the reference sorts `Path` objects: segment by segment. */
+/**
+ * Path order as the reference sorts `Path` objects: segment by segment — which is the order of the texts with
+ * `/` below every other character (a segment that ends first sorts first), compared without splitting them
+ * (a package of 10,000 files compares paths ~130,000 times).
+ */
 export function comparePaths(a: string, b: string): number {
-  const x = a.split('/');
-  const y = b.split('/');
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const [x, y] = [a.charCodeAt(i), b.charCodeAt(i)];
+    if (x !== y) return (x === SLASH ? -1 : x) - (y === SLASH ? -1 : y);
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }
+
+const SLASH = '/'.charCodeAt(0);
 
 /** Loads a file that must be an envelope (a manifest, an installation); undefined after findings. */
 export async function loadEnvelopeFile(
@@ -254,20 +260,41 @@ function packageObject(document: SourceDocument, pkg: string, findings: Finding[
   const rawVersion = spec.version;
   const version = typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : undefined;
   const id = objectId(kind, key, version);
-  const object: PackageObject = {
-    kind,
-    key,
-    id,
-    ref: objectRef(kind, id),
-    package: pkg,
-    file: document.file,
-    document,
-    get spec() {
-      return (document.value as Envelope).spec;
-    },
-  };
+  const object = new PlacedObject(kind, key, id, pkg, document);
   if (version !== undefined && id !== key) object.version = version;
   return { object, data: spec.data };
+}
+
+/**
+ * An object of a package, whose `spec` is read from its document when asked: the document of an unchanged file
+ * stays packed in the index until then. A class rather than a literal with a getter, which V8 keeps as a slow
+ * dictionary: the rules read these objects' fields all the time.
+ */
+class PlacedObject implements PackageObject {
+  // In the order the loader always gave them (a spread of an object, `graph --json`, keeps it).
+  readonly kind: ObjectKind;
+  readonly key: string;
+  readonly id: string;
+  readonly ref: string;
+  readonly package: string;
+  readonly file: string;
+  readonly document: SourceDocument;
+  declare version?: string;
+  declare data?: DataSchema;
+
+  constructor(kind: ObjectKind, key: string, id: string, pkg: string, document: SourceDocument) {
+    this.kind = kind;
+    this.key = key;
+    this.id = id;
+    this.ref = objectRef(kind, id);
+    this.package = pkg;
+    this.file = document.file;
+    this.document = document;
+  }
+
+  get spec(): Record<string, unknown> {
+    return (this.document.value as Envelope).spec;
+  }
 }
 
 function packageTest(path: string, document: SourceDocument, pkg: string): PackageTest {
@@ -360,8 +387,15 @@ function shownPaths(cwd: string, dir: string, options: LoadPackageOptions): (pat
 
 /** A file path as findings show it: relative to `cwd`, with `/`. */
 export function displayPath(cwd: string, path: string): string {
+  // A loaded file is a plain path under an absolute working directory: no path arithmetic (10,000 files a check).
+  if (sep === '/' && path.startsWith(cwd) && path[cwd.length] === '/' && isAbsolute(cwd) && !NOT_PLAIN.test(cwd) && !NOT_PLAIN.test(path)) {
+    return path.slice(cwd.length + 1);
+  }
   return relative(cwd, resolve(cwd, path)).split(sep).join('/');
 }
+
+/** `.` or `..` as a segment, an empty segment or a trailing `/`: what `relative` would normalise away. */
+const NOT_PLAIN = /\/\.{1,2}(\/|$)|\/\/|\/$/;
 
 function at(document: SourceDocument, code: string, pointer: string, message: string, hint?: string): Finding {
   return loadError(code, document.file, document.locate(pointer), pointer, message, hint);

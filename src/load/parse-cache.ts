@@ -25,6 +25,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import { replaceFileSync } from '../fs/write.js';
+import { entryPath } from '../fs/read.js';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,8 +93,12 @@ interface FileRecord {
   head: EnvelopeHead | undefined;
   /** Schemas the document passed. */
   clean: string[];
-  /** Packed as the index stores it, or as this run parsed it (packed when the index is written). */
-  body: Uint8Array | Body;
+  /**
+   * Packed as the index stores it — the bytes of `v8.serialize`, one character a byte (a string of them reads
+   * back as one copy, where 10,000 byte arrays cost an allocation each) — or as this run parsed it (packed when
+   * the index is written).
+   */
+  body: string | Body;
 }
 
 interface Known {
@@ -532,7 +537,7 @@ class CachedDocument implements SourceDocument {
 
   /** The record's body, unpacked on the first question about the document's content. */
   private opened(): Body {
-    if (this.body === undefined && this.record.body instanceof Uint8Array) this.unpackedFiles.push(this.file);
+    if (this.body === undefined && typeof this.record.body === 'string') this.unpackedFiles.push(this.file);
     return (this.body ??= unpackedBody(this.record));
   }
 
@@ -594,12 +599,12 @@ function bodyOf(document: SourceDocument): Body | undefined {
 
 /** The body of `record`, unpacked (the record keeps it packed: another document of this run unpacks its own). */
 function unpackedBody(record: FileRecord): Body {
-  return record.body instanceof Uint8Array ? (deserialize(record.body) as Body) : record.body;
+  return typeof record.body === 'string' ? (deserialize(Buffer.from(record.body, 'latin1')) as Body) : record.body;
 }
 
 /** Packs the body of `record` for writing (once: a packed body is written as it was read). */
 function packBody(record: FileRecord): void {
-  if (!(record.body instanceof Uint8Array)) record.body = serialize(record.body);
+  if (typeof record.body !== 'string') record.body = serialize(record.body).toString('latin1');
 }
 
 /**
@@ -713,7 +718,7 @@ function walkTree(root: string, add: (path: string, stat: StatKey | undefined) =
   }
   for (const entry of entries) {
     if (entry.name === '.git') continue;
-    const path = join(root, entry.name);
+    const path = entryPath(root, entry.name);
     if (entry.isDirectory() ? !walkTree(path, add, stat) : !add(path, stat(path) ?? ABSENT)) return false;
   }
   return true;

@@ -2,7 +2,7 @@ import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPackage } from '../../src/load/package.js';
+import { comparePaths, loadPackage } from '../../src/load/package.js';
 import type { Finding } from '../../src/model/finding.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -169,5 +169,31 @@ describe('files as the core reads them', async () => {
       'schema_violation packages/shop/templates/supplier.yaml /columns/0',
       'schema_violation packages/shop/tests/clerks.test.yml ', // a test by its name, checked against test.schema.json
     ]);
+  });
+});
+
+describe('path order', () => {
+  /** The reference's order of `Path` objects, as it is defined: segment by segment, a segment that ends first first. */
+  const bySegments = (a: string, b: string): number => {
+    const [x, y] = [a.split('/'), b.split('/')];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+    return x.length - y.length;
+  };
+
+  it('is the order of Path objects, segment by segment, for paths of every character that sorts around /', () => {
+    const characters = ['a', 'b', 'B', '-', '.', '0', '_', '~', ' ', 'é', '/'];
+    let seed = 21;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const path = () => {
+      const segments = Array.from({ length: 1 + random(3) }, () => Array.from({ length: 1 + random(4) }, () => characters[random(characters.length - 1)]).join(''));
+      return segments.join('/');
+    };
+    const paths = Array.from({ length: 2000 }, path);
+    for (let i = 0; i + 1 < paths.length; i++) {
+      const [a, b] = [paths[i]!, paths[i + 1]!];
+      expect(Math.sign(comparePaths(a, b)), `${a} against ${b}`).toBe(Math.sign(bySegments(a, b)));
+    }
+    expect([...paths].sort(comparePaths)).toEqual([...paths].sort(bySegments));
+    expect(['a-c/d', 'a/b', 'a', 'a/b/c', 'ab'].sort(comparePaths)).toEqual(['a', 'a/b', 'a/b/c', 'a-c/d', 'ab']);
   });
 });

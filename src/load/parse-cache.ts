@@ -9,7 +9,8 @@
  *   its size, mtime, ctime and inode, the SHA-256 of its bytes, and what later stages need of it (text,
  *   value, the place of every node, the schemas it is known to satisfy). A file whose stat is unchanged is
  *   not even opened; a file whose stat changed but whose bytes did not (a `touch`, a checkout) is read but
- *   not parsed. A shard is read only when a path in it is asked for.
+ *   not parsed. A shard is read only when a path in it is asked for; the texts and documents in it stay bytes
+ *   until a stage reads them (an object is placed by the envelope kept beside its document).
  * - `<name>.results.<key>` — the report of an earlier run, one file a set of targets (so that reusing one
  *   reads no other), with the stat of every input (files and folders) and the hash of every document: when
  *   nothing changed, or a file changed only where no stage looks (comments, blank lines past the last node),
@@ -84,21 +85,33 @@ export interface EnvelopeHead {
   spec: Record<string, unknown>;
 }
 
-interface FileRecord {
+/** What the index keeps of a file, as a shard stores it. */
+interface StoredRecord {
   /** Undefined when the stat was racy: the bytes are compared instead. */
   stat: StatKey | undefined;
   hash: string;
-  text: string;
   /** Undefined when the document is not a mapping with a mapping `spec` (the loader then reads the value). */
   head: EnvelopeHead | undefined;
   /** Schemas the document passed. */
   clean: string[];
   /**
-   * Packed as the index stores it — the bytes of `v8.serialize`, one character a byte (a string of them reads
-   * back as one copy, where 10,000 byte arrays cost an allocation each) — or as this run parsed it (packed when
-   * the index is written).
+   * Where the shard's bytes hold the file's text (UTF-8) and its packed body: `[textStart, bodyStart, bodyEnd]`.
+   * Neither is read back as a value until a stage asks: 10,000 texts and bodies on the heap cost more to collect
+   * than to read.
    */
-  body: string | Body;
+  at: [number, number, number];
+}
+
+/** A record in memory: as stored, or made by this run from what it read (written into the shard's bytes at `flush`). */
+interface FileRecord extends Omit<StoredRecord, 'at'> {
+  at: StoredRecord['at'] | undefined;
+  made: { text: string; body: Body } | undefined;
+}
+
+/** The records of one shard, and the bytes their texts and bodies are in. */
+interface Shard {
+  records: Map<string, FileRecord>;
+  bytes: Uint8Array;
 }
 
 interface Known {
@@ -162,13 +175,13 @@ export interface EarlierRun {
 /** Decodes and parses the bytes of a file as the loader does (given by the caller: the loader sits on this module). */
 export type Parse = (bytes: Uint8Array, file: string) => LoadResult;
 
-export class ParseCache {
+export class ParseCache implements Contents {
   private readonly known = new WeakMap<SourceDocument, Known>();
   private readonly salt: string;
   private readonly name: string;
   private readonly startedAt: number;
   /** The per-file part, by shard, read a shard at a time as paths ask for it. */
-  private readonly shards = new Map<number, Map<string, FileRecord>>();
+  private readonly shards = new Map<number, Shard>();
   /** Paths loaded in this run (their records are kept first when the index is bounded). */
   private readonly used = new Set<string>();
   /**
@@ -224,7 +237,9 @@ export class ParseCache {
    */
   writtenText(path: string): string | undefined {
     const record = this.standingRecord(path);
-    return record && Buffer.byteLength(record.text) === record.stat![0] ? record.text : undefined;
+    if (record === undefined) return undefined;
+    const size = record.made ? Buffer.byteLength(record.made.text) : record.at![1] - record.at![0];
+    return size === record.stat![0] ? this.textOf(path, record) : undefined;
   }
 
   /** The record of `path` when the file still has the stat it was recorded with (a file without one is not stat'ed). */
@@ -246,11 +261,11 @@ export class ParseCache {
       return { document: this.remember(path, file, record), findings: [] };
     }
     const result = parse();
-    const body = result.document && result.findings.length === 0 ? bodyOf(result.document) : undefined;
+    const body = result.document && result.findings.length === 0 ? bodyOfDocument(result.document) : undefined;
     // A record of other bytes would speak for this file when a later run compares it by its hash: it goes.
     if (record !== undefined) this.forget(path);
     if (result.document && body) {
-      const kept = this.keep(path, { stat, hash, text: result.document.text, head: envelopeHead(body.value), clean: [], body });
+      const kept = this.keep(path, { stat, hash, head: envelopeHead(body.value), clean: [], at: undefined, made: { text: result.document.text, body } });
       this.known.set(result.document, { path, record: kept });
     }
     return result;
@@ -284,22 +299,24 @@ export class ParseCache {
     return [...this.unpackedFiles];
   }
 
+  /** See `Contents.unpacking`. */
+  unpacking(file: string): void {
+    this.unpackedFiles.push(file);
+  }
+
   /**
    * Writes the per-file part of the index when it changed (atomically); records of deleted files go, and
    * past `MAX_FILES` so do those this run did not load. An index that cannot be written is only slower.
    */
   flush(): void {
-    for (const records of this.shards.values()) {
+    for (const { records } of this.shards.values()) {
       for (const path of [...records.keys()]) if (!this.used.has(path) && statOf(path) === undefined) this.forget(path);
       for (const path of [...records.keys()]) {
         if (records.size <= MAX_FILES / SHARDS) break;
         if (!this.used.has(path)) this.forget(path);
       }
     }
-    for (const shard of [...this.changed]) {
-      for (const record of this.shards.get(shard)?.values() ?? []) packBody(record);
-      if (writeAtomically(this.pathOf(`files.${shard}`), serialize(this.shards.get(shard) ?? new Map()))) this.changed.delete(shard);
-    }
+    for (const shard of [...this.changed]) if (this.writeShard(shard)) this.changed.delete(shard);
   }
 
   /**
@@ -385,15 +402,15 @@ export class ParseCache {
     const record = this.recordOf(path);
     if (record?.hash !== hash) return undefined; // the index no longer holds what the report was made from
     const { document, findings } = parse(bytes, path);
-    const body = document && findings.length === 0 ? bodyOf(document) : undefined;
-    if (document === undefined || body === undefined || !sameDocument(record, document.text, body)) return undefined;
-    this.keep(path, { stat: this.trusted(stat), hash: now, text: document.text, head: record.head, clean: record.clean, body });
+    const body = document && findings.length === 0 ? bodyOfDocument(document) : undefined;
+    if (document === undefined || body === undefined || !sameDocument(this.textOf(path, record), this.bodyOf(path, record), document.text, body)) return undefined;
+    this.keep(path, { stat: this.trusted(stat), hash: now, head: record.head, clean: record.clean, at: undefined, made: { text: document.text, body } });
     return now;
   }
 
   /** Keeps `record` as what the index knows of `path` (written at the next flush). */
   private keep(path: string, record: FileRecord): FileRecord {
-    this.shardFor(path).set(path, record);
+    this.shardFor(path).records.set(path, record);
     this.used.add(path);
     this.changed.add(shardOf(path));
     return record;
@@ -450,22 +467,58 @@ export class ParseCache {
   }
 
   private recordOf(path: string): FileRecord | undefined {
-    return this.shardFor(path).get(path);
+    return this.shardFor(path).records.get(path);
   }
 
-  /** The records of the shard that holds `path`, read on first use. */
-  private shardFor(path: string): Map<string, FileRecord> {
-    const shard = shardOf(path);
-    let records = this.shards.get(shard);
-    if (records === undefined) {
-      records = (readSerialized(this.pathOf(`files.${shard}`)) as Map<string, FileRecord> | undefined) ?? new Map<string, FileRecord>();
-      this.shards.set(shard, records);
+  /** The shard that holds `path`, read on first use. */
+  private shardFor(path: string): Shard {
+    const number = shardOf(path);
+    let shard = this.shards.get(number);
+    if (shard === undefined) {
+      const stored = readSerialized(this.pathOf(`files.${number}`)) as Partial<Shard> | undefined;
+      shard = stored?.records instanceof Map && stored.bytes instanceof Uint8Array ? (stored as Shard) : { records: new Map(), bytes: new Uint8Array() };
+      this.shards.set(number, shard);
     }
-    return records;
+    return shard;
+  }
+
+  /**
+   * Writes shard `number`: every record's text and body into new bytes (those made by this run packed now), the
+   * records pointing into them. False when it could not be written.
+   */
+  private writeShard(number: number): boolean {
+    const shard = this.shards.get(number);
+    if (shard === undefined) return true; // a shard changes only once read
+    const parts: Uint8Array[] = [];
+    const stored = new Map<string, StoredRecord>();
+    let length = 0;
+    for (const [path, record] of shard.records) {
+      const text = record.made ? Buffer.from(record.made.text) : shard.bytes.subarray(record.at![0], record.at![1]);
+      const body = record.made ? serialize(record.made.body) : shard.bytes.subarray(record.at![1], record.at![2]);
+      record.at = [length, length + text.length, length + text.length + body.length];
+      record.made = undefined;
+      length = record.at[2];
+      parts.push(text, body);
+      stored.set(path, { stat: record.stat, hash: record.hash, head: record.head, clean: record.clean, at: record.at });
+    }
+    shard.bytes = Buffer.concat(parts, length);
+    return writeAtomically(this.pathOf(`files.${number}`), serialize({ records: stored, bytes: shard.bytes }));
+  }
+
+  /** The text of the file at `path`, of which the index holds `record`. */
+  textOf(path: string, record: FileRecord): string {
+    if (record.made) return record.made.text;
+    const { bytes } = this.shardFor(path);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', record.at![0], record.at![1]);
+  }
+
+  /** What the index keeps of the document of the file at `path` besides its text (`record`'s), unpacked. */
+  bodyOf(path: string, record: FileRecord): Body {
+    return record.made?.body ?? (deserialize(this.shardFor(path).bytes.subarray(record.at![1], record.at![2])) as Body);
   }
 
   private forget(path: string): void {
-    this.shardFor(path).delete(path);
+    this.shardFor(path).records.delete(path);
     this.changed.add(shardOf(path));
   }
 
@@ -490,7 +543,7 @@ export class ParseCache {
   }
 
   private remember(path: string, file: string, record: FileRecord): SourceDocument {
-    const document = new CachedDocument(file, record, this.unpackedFiles);
+    const document = new CachedDocument(file, path, record, this);
     this.known.set(document, { path, record });
     this.used.add(path);
     return document;
@@ -506,8 +559,17 @@ export class ParseCache {
   }
 }
 
+/** What a document from the index reads its content from. */
+interface Contents {
+  textOf(path: string, record: FileRecord): string;
+  bodyOf(path: string, record: FileRecord): Body;
+  /** Notes that the document of `file` was unpacked (see `ParseCache.unpacked`). */
+  unpacking(file: string): void;
+}
+
+/** A document the index holds: its text and body are read from the index when first asked for. */
 class CachedDocument implements SourceDocument {
-  readonly text: string;
+  private written: string | undefined;
   private nodes: Map<string, number> | undefined;
   private parsed: SourceDocument | undefined;
   private body: Body | undefined;
@@ -516,11 +578,13 @@ class CachedDocument implements SourceDocument {
 
   constructor(
     readonly file: string,
+    private readonly path: string,
     private readonly record: FileRecord,
-    /** Where the document names its file when it unpacks its body (`ParseCache.unpacked`). */
-    private readonly unpackedFiles: string[],
-  ) {
-    this.text = record.text;
+    private readonly contents: Contents,
+  ) {}
+
+  get text(): string {
+    return (this.written ??= this.contents.textOf(this.path, this.record));
   }
 
   get value(): unknown {
@@ -537,8 +601,11 @@ class CachedDocument implements SourceDocument {
 
   /** The record's body, unpacked on the first question about the document's content. */
   private opened(): Body {
-    if (this.body === undefined && typeof this.record.body === 'string') this.unpackedFiles.push(this.file);
-    return (this.body ??= unpackedBody(this.record));
+    if (this.body === undefined) {
+      if (this.record.made === undefined) this.contents.unpacking(this.file);
+      this.body = this.contents.bodyOf(this.path, this.record);
+    }
+    return this.body;
   }
 
   locate(pointer: string, part: 'key' | 'value' = 'value'): Span {
@@ -581,7 +648,7 @@ function reparse(text: string, file: string): SourceDocument | undefined {
 }
 
 /** What the index keeps of a freshly parsed document besides its text, or undefined when it has too many nodes. */
-function bodyOf(document: SourceDocument): Body | undefined {
+function bodyOfDocument(document: SourceDocument): Body | undefined {
   const spans: number[] = [];
   const complete = eachNode(document.value, (pointer) => {
     if (spans.length >= MAX_NODES * 8) return false;
@@ -595,16 +662,6 @@ function bodyOf(document: SourceDocument): Body | undefined {
     suppressions: [...document.suppressions].map(([line, codes]) => [line, [...codes]]),
     spans: Int32Array.from(spans),
   };
-}
-
-/** The body of `record`, unpacked (the record keeps it packed: another document of this run unpacks its own). */
-function unpackedBody(record: FileRecord): Body {
-  return typeof record.body === 'string' ? (deserialize(Buffer.from(record.body, 'latin1')) as Body) : record.body;
-}
-
-/** Packs the body of `record` for writing (once: a packed body is written as it was read). */
-function packBody(record: FileRecord): void {
-  if (typeof record.body !== 'string') record.body = serialize(record.body).toString('latin1');
 }
 
 /**
@@ -622,17 +679,16 @@ function envelopeHead(value: unknown): EnvelopeHead | undefined {
 }
 
 /**
- * Whether a document parsed now (its `text` and `now`) is indistinguishable by any stage from the one `before`
- * holds: see `ParseCache.sameInEffect`.
+ * Whether a document parsed now (its `text` and `now`) is indistinguishable by any stage from the recorded one
+ * (`textBefore` and `before`): see `ParseCache.sameInEffect`.
  */
-function sameDocument(before: FileRecord, text: string, now: Body): boolean {
-  const body = unpackedBody(before);
+function sameDocument(textBefore: string, before: Body, text: string, now: Body): boolean {
   return (
-    equalInts(body.spans, now.spans) &&
-    sameValue(body.value, now.value) &&
-    JSON.stringify(body.floats) === JSON.stringify(now.floats) &&
-    JSON.stringify(body.suppressions) === JSON.stringify(now.suppressions) &&
-    writtenAlike(before.text, body, text)
+    equalInts(before.spans, now.spans) &&
+    sameValue(before.value, now.value) &&
+    JSON.stringify(before.floats) === JSON.stringify(now.floats) &&
+    JSON.stringify(before.suppressions) === JSON.stringify(now.suppressions) &&
+    writtenAlike(textBefore, before, text)
   );
 }
 

@@ -176,6 +176,7 @@ export interface EarlierRun {
 export type Parse = (bytes: Uint8Array, file: string) => LoadResult;
 
 export class ParseCache implements Contents {
+  /** The documents this run parsed and kept, with their records (a document of the index knows its own: `knownOf`). */
   private readonly known = new WeakMap<SourceDocument, Known>();
   private readonly salt: string;
   private readonly name: string;
@@ -273,11 +274,11 @@ export class ParseCache implements Contents {
 
   /** Whether `document` is known to satisfy `schema` (validated clean by this build before). */
   isClean(document: SourceDocument, schema: string): boolean {
-    return this.known.get(document)?.record.clean.includes(schema) ?? false;
+    return this.knownOf(document)?.record.clean.includes(schema) ?? false;
   }
 
   markClean(document: SourceDocument, schema: string): void {
-    const known = this.known.get(document);
+    const known = this.knownOf(document);
     if (!known || known.record.clean.includes(schema)) return;
     known.record.clean.push(schema);
     this.changed.add(shardOf(known.path));
@@ -288,7 +289,7 @@ export class ParseCache implements Contents {
    * undefined when it does not, or when the document is no well-formed envelope.
    */
   envelopeOf(document: SourceDocument): EnvelopeHead | undefined {
-    return this.known.get(document)?.record.head;
+    return this.knownOf(document)?.record.head;
   }
 
   /**
@@ -368,7 +369,7 @@ export class ParseCache implements Contents {
     return {
       memo: kept.memo,
       changedSince: (document) => {
-        const known = this.known.get(document);
+        const known = this.knownOf(document);
         return known === undefined || hashRead(known.path) !== known.record.hash;
       },
     };
@@ -543,10 +544,14 @@ export class ParseCache implements Contents {
   }
 
   private remember(path: string, file: string, record: FileRecord): SourceDocument {
-    const document = new CachedDocument(file, path, record, this);
-    this.known.set(document, { path, record });
     this.used.add(path);
-    return document;
+    return new CachedDocument(file, path, record, this);
+  }
+
+  /** The path and record of a document this index gave, or parsed and kept. */
+  private knownOf(document: SourceDocument): Known | undefined {
+    // A document of the index knows its own record: 10,000 of them need no entry in a weak map.
+    return document instanceof CachedDocument && document.contents === this ? document : this.known.get(document);
   }
 
   /** `stat` unless it is too close to the start of this run to tell a later write from this state. */
@@ -568,7 +573,7 @@ interface Contents {
 }
 
 /** A document the index holds: its text and body are read from the index when first asked for. */
-class CachedDocument implements SourceDocument {
+class CachedDocument implements SourceDocument, Known {
   private written: string | undefined;
   private nodes: Map<string, number> | undefined;
   private parsed: SourceDocument | undefined;
@@ -578,9 +583,9 @@ class CachedDocument implements SourceDocument {
 
   constructor(
     readonly file: string,
-    private readonly path: string,
-    private readonly record: FileRecord,
-    private readonly contents: Contents,
+    readonly path: string,
+    readonly record: FileRecord,
+    readonly contents: Contents,
   ) {}
 
   get text(): string {

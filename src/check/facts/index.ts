@@ -6,7 +6,7 @@ import type { InstallVariable, JsonSchema } from '../../cel/index.js';
 import type { SourceDocument } from '../../json/document.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import type { Workspace } from '../../model/workspace.js';
-import { processDataSchema, processModel, type ProcessModel } from '../../process/index.js';
+import { processDataSchema } from '../../process/index.js';
 import { settingsOf, settingsSchemaOf } from '../settings-schema.js';
 import { coreView, type CoreView } from './core-view.js';
 import { declaredLocales, localeDictionaries, type DeclaredLocale, type LocaleDictionary } from './locales.js';
@@ -31,8 +31,6 @@ export interface Facts {
   locales(pkg: Package): DeclaredLocale[] | undefined;
   /** The usable dictionaries of a package by locale. */
   dictionaries(pkg: Package): Map<string, LocaleDictionary>;
-  /** The typed model of a process. */
-  process(process: PackageObject): ProcessModel;
   /** The JSON Schema of a process's data (inline or from its `$ref` file). */
   dataSchema(process: PackageObject): Record<string, unknown> | undefined;
   /**
@@ -62,7 +60,6 @@ export function createFacts(workspace: Workspace): Facts {
     variables: variablesOf,
     locales: memo(declaredLocales),
     dictionaries: memo(localeDictionaries),
-    process: (process) => processModel(process.spec),
     dataSchema: processDataSchema,
     coreView: memo((object: PackageObject) => coreView(object, variablesOf(workspace.package(object.package)))),
     schemaRef: (pkg, component, ref) => resolveSchemaRef(pkg, component, ref, schemaFiles),

@@ -28,7 +28,7 @@ import { readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs
 import { replaceFileSync } from '../fs/write.js';
 import { entryPath } from '../fs/read.js';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { Span } from '../json/document.js';
@@ -137,6 +137,15 @@ interface Inputs {
 const HASH_LENGTH = 64;
 const NO_HASH = ' '.repeat(HASH_LENGTH);
 
+const splitPaths = new WeakMap<Inputs, string[]>();
+
+/** The paths of stored inputs, split once (a report compares them, then its memo and the next report read them). */
+function pathsOf(inputs: Inputs): string[] {
+  let paths = splitPaths.get(inputs);
+  if (paths === undefined) splitPaths.set(inputs, (paths = inputs.paths.split('\0')));
+  return paths;
+}
+
 /** The hash of the `i`th path of stored inputs (see `Inputs.hashes`). */
 function hashAt(hashes: string, i: number): string {
   return hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH);
@@ -144,6 +153,8 @@ function hashAt(hashes: string, i: number): string {
 
 interface StoredResult {
   key: string;
+  /** The package folders the report's inputs were walked from, joined by NUL. */
+  trees?: string;
   inputs: Inputs;
   report: unknown;
   /** Names the memo file written with this report (a memo file of another run is not this report's). */
@@ -156,6 +167,12 @@ interface StoredMemo {
   stamp: string;
   memo: unknown;
 }
+
+/**
+ * How a stored report's inputs were listed: by walking the package trees, or as the report it replaces listed
+ * them (no folder changed since), with the stats and hashes of now.
+ */
+export type InputsListed = 'walked' | 'as stored';
 
 /** What an index saw in one run, for another index of the same process (see `ParseCache.look`). */
 export interface IndexLook {
@@ -329,7 +346,7 @@ export class ParseCache implements Contents {
     if (stored === undefined) return undefined;
     const { stats, hashes } = stored.inputs;
     const restated = new Map<number, string>();
-    const paths = stored.inputs.paths.split('\0');
+    const paths = pathsOf(stored.inputs);
     for (let i = 0; i < paths.length; i++) {
       const now = this.seen(paths[i]!, statOf(paths[i]!)) ?? ABSENT;
       const at = i * 4;
@@ -361,8 +378,7 @@ export class ParseCache implements Contents {
     let hashes: Map<string, string> | undefined;
     const hashRead = (path: string): string | undefined => {
       if (hashes === undefined) {
-        const paths = stored.inputs.paths.split('\0');
-        hashes = new Map(paths.map((path, i) => [path, hashAt(stored.inputs.hashes, i)]));
+        hashes = new Map(pathsOf(stored.inputs).map((path, i) => [path, hashAt(stored.inputs.hashes, i)]));
       }
       return hashes.get(path);
     };
@@ -419,38 +435,92 @@ export class ParseCache implements Contents {
 
   /**
    * Stores `report` under `key`, valid while the files this run loaded and every file and folder under
-   * `trees` (walked here; package folders) and the folders `listed` (where packages are looked for) keep
-   * their stat, with `memo` (what the next run of `key` may reuse of this one when some input changed: see
-   * `earlierRun`). Nothing is stored when an input changed during the run.
+   * `trees` (package folders) and the folders `listed` (where packages are looked for) keep their stat, with
+   * `memo` (what the next run of `key` may reuse of this one when some input changed: see `earlierRun`). The
+   * trees are walked unless the report this one replaces lists their paths still (`inputsAsStored`). Nothing
+   * is stored (undefined) when an input has no stat to trust and no hash.
    */
-  storeReport(key: string, report: unknown, trees: readonly string[], listed: readonly string[], memo?: unknown): void {
-    const inputs = new Map<string, [StatKey, string]>();
+  storeReport(key: string, report: unknown, trees: readonly string[], listed: readonly string[], memo?: unknown): InputsListed | undefined {
+    const restated = this.inputsAsStored(key, trees, listed);
+    const packed = restated ?? this.walkedInputs(trees, listed);
+    this.statsSeen.clear();
+    if (packed === undefined) return undefined;
+    // The memo first: a report that could not be written leaves a memo no report names.
+    const memoStamp = memo !== undefined ? randomUUID() : undefined;
+    const memoKept = memoStamp !== undefined && writeAtomically(this.storedPath(key, 'memo'), serialize({ key, stamp: memoStamp, memo } satisfies StoredMemo));
+    const stored: StoredResult = { key, trees: trees.join('\0'), inputs: packed, report, ...(memoKept ? { memoStamp } : {}) };
+    this.lastResult = undefined;
+    if (writeAtomically(this.storedPath(key), serialize(stored))) this.dropOldResults();
+    return restated ? 'as stored' : 'walked';
+  }
+
+  /**
+   * The inputs of a report made now, walking the trees: every file and folder under them, then the folders
+   * `listed` and the files loaded; undefined when one has no stat to trust and no hash (nothing is stored then).
+   */
+  private walkedInputs(trees: readonly string[], listed: readonly string[]): Inputs | undefined {
+    const paths: string[] = [];
+    const stats: number[] = [];
+    const hashes: string[] = [];
+    const seen = new Set<string>();
     const add = (path: string, stat: StatKey | undefined): boolean => {
       const trusted = this.trusted(stat);
       // A file read as a document is known by its bytes too: a racy stat then only costs a comparison.
       const hash = this.used.has(path) ? this.recordOf(path)?.hash : undefined;
       if (trusted === undefined && hash === undefined) return false;
-      inputs.set(path, [trusted ?? RACY, hash ?? NO_HASH]);
+      seen.add(path);
+      paths.push(path);
+      stats.push(...(trusted ?? RACY));
+      hashes.push(hash ?? NO_HASH);
       return true;
     };
     // The trees first: most loaded files are in them, and each path is stat'ed once.
     const complete =
       trees.every((tree) => walkTree(tree, add, (path) => this.statsSeen.get(path) ?? statOf(path))) &&
-      listed.every((path) => inputs.has(path) || add(path, statOf(path) ?? ABSENT)) &&
-      [...this.used].every((path) => inputs.has(path) || add(path, this.statsSeen.get(path) ?? statOf(path)));
-    this.statsSeen.clear();
-    if (!complete) return;
-    const packed: Inputs = {
-      paths: [...inputs.keys()].join('\0'),
-      stats: Float64Array.from([...inputs.values()].flatMap(([stat]) => stat)),
-      hashes: [...inputs.values()].map(([, hash]) => hash).join(''),
-    };
-    // The memo first: a report that could not be written leaves a memo no report names.
-    const memoStamp = memo !== undefined ? randomUUID() : undefined;
-    const memoKept = memoStamp !== undefined && writeAtomically(this.storedPath(key, 'memo'), serialize({ key, stamp: memoStamp, memo } satisfies StoredMemo));
-    const stored: StoredResult = { key, inputs: packed, report, ...(memoKept ? { memoStamp } : {}) };
-    this.lastResult = undefined;
-    if (writeAtomically(this.storedPath(key), serialize(stored))) this.dropOldResults();
+      listed.every((path) => seen.has(path) || add(path, statOf(path) ?? ABSENT)) &&
+      [...this.used].every((path) => seen.has(path) || add(path, this.statsSeen.get(path) ?? statOf(path)));
+    return complete ? { paths: paths.join('\0'), stats: Float64Array.from(stats), hashes: hashes.join('') } : undefined;
+  }
+
+  /**
+   * The inputs of a report made now, as the stored report of `key` lists them with the stats and hashes of now,
+   * when every folder among them lists what it listed (a folder's stat changes as an entry is added, removed or
+   * renamed in it: only those are listed again): a value edited in a package of 10,000 files then walks nothing.
+   * Undefined when a walk is needed: no stored report of the same trees, a folder that lists other entries, a
+   * file that became a folder or the reverse, a listed or loaded path that is not among the stored ones, or a
+   * changed path with no stat to trust and no hash.
+   */
+  private inputsAsStored(key: string, trees: readonly string[], listed: readonly string[]): Inputs | undefined {
+    const before = this.storedResult(key);
+    if (before === undefined || before.trees !== trees.join('\0')) return undefined;
+    const paths = pathsOf(before.inputs);
+    const stats = before.inputs.stats.slice();
+    const wanted = new Set(listed);
+    const hashes = new Map<number, string>();
+    let children: Map<string, Set<string>> | undefined;
+    let [usedFound, listedFound] = [0, 0];
+    for (let i = 0; i < paths.length; i++) {
+      const path = paths[i]!;
+      const used = this.used.has(path);
+      if (used) usedFound++;
+      if (wanted.has(path)) listedFound++;
+      const now = this.statsSeen.get(path) ?? statOf(path) ?? ABSENT;
+      const storedHash = hashAt(before.inputs.hashes, i);
+      if (sameStat(now, stats, i * 4) && used === (storedHash !== NO_HASH)) continue;
+      const [folderNow, folderBefore] = [now[0] === -1, stats[i * 4] === -1];
+      if (folderNow !== folderBefore) return undefined;
+      // A file renamed over another (as `sed -i` and many editors save) changes its folder, not its listing. (A
+      // folder outside the trees is an input by its stat alone: where packages are looked for.)
+      if (folderNow && trees.some((tree) => isWithin(tree, path)) && !sameListing(path, (children ??= childrenOf(paths)).get(path))) return undefined;
+      const trusted = this.trusted(now);
+      const hash = used ? this.recordOf(path)?.hash : undefined;
+      if (trusted === undefined && hash === undefined) return undefined;
+      stats.set(trusted ?? RACY, i * 4);
+      hashes.set(i, hash ?? NO_HASH);
+    }
+    if (usedFound !== this.used.size || listedFound !== wanted.size) return undefined;
+    const restated = hashes.size === 0 ? before.inputs.hashes : paths.map((_, i) => hashes.get(i) ?? hashAt(before.inputs.hashes, i)).join('');
+    return { paths: before.inputs.paths, stats, hashes: restated };
   }
 
   /**
@@ -783,6 +853,34 @@ function walkTree(root: string, add: (path: string, stat: StatKey | undefined) =
     if (entry.isDirectory() ? !walkTree(path, add, stat) : !add(path, stat(path) ?? ABSENT)) return false;
   }
   return true;
+}
+
+/** Whether `path` is the folder `tree` or inside it. */
+function isWithin(tree: string, path: string): boolean {
+  return path === tree || path.startsWith(tree.endsWith(sep) ? tree : `${tree}${sep}`);
+}
+
+/** The stored paths under each folder among `paths` (listed by `walkTree`), by folder. */
+function childrenOf(paths: readonly string[]): Map<string, Set<string>> {
+  const children = new Map<string, Set<string>>();
+  for (const path of paths) {
+    const parent = dirname(path);
+    let set = children.get(parent);
+    if (set === undefined) children.set(parent, (set = new Set()));
+    set.add(path);
+  }
+  return children;
+}
+
+/** Whether the folder `dir` holds the entries `stored` (as `walkTree` lists them: `.git` left out), no more, no fewer. */
+function sameListing(dir: string, stored: ReadonlySet<string> | undefined): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name !== '.git');
+  } catch {
+    return false;
+  }
+  return names.length === (stored?.size ?? 0) && names.every((name) => stored!.has(entryPath(dir, name)));
 }
 
 function readSerialized(path: string): unknown {

@@ -2,11 +2,11 @@
  * The stored reports of the workspace index: one file a set of targets, a bounded number of them, each valid
  * while its inputs hold what they held — by stat, or by what a changed file says.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ParseCache, useParseCache } from '../../src/load/parse-cache.js';
+import { ParseCache, useParseCache, type InputsListed } from '../../src/load/parse-cache.js';
 import type { SourceDocument } from '../../src/json/document.js';
 import { loadSourceFile, parseSource } from '../../src/load/source.js';
 
@@ -81,5 +81,59 @@ describe('stored reports of the workspace index', () => {
     await storeAfterLoading(file, 'memo', { run: 2 });
     expect(await earlierRunOf(file, 'memo')).toBeUndefined();
     expect(await earlierRunOf(file, 'nothing stored')).toBeUndefined();
+  });
+
+  it('lists the inputs of a report as the report it replaces did while its folders list the same entries, and walks the trees when one does not', async () => {
+    const tree = join(WORKSPACE, 'tree');
+    const roles = join(tree, 'roles');
+    mkdirSync(roles, { recursive: true });
+    const role = (key: string) => `apiVersion: taimen.ai/v1\nkind: Role\nkey: ${key}\nspec: {name: ${key}}\n`;
+    for (const key of ['buyer', 'seller']) writeFileSync(join(roles, `${key}.yaml`), role(key));
+    writeFileSync(join(tree, 'package.yaml'), 'apiVersion: taimen.ai/v1\nkind: Package\nkey: tree\nspec: {}\n');
+    const files = () => readdirSync(tree, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    /** One run: asks for the stored report, loads every file of the tree when it does not stand, stores `run`. */
+    const run = async (report: unknown): Promise<{ reused: unknown; listed: InputsListed | undefined }> => {
+      const index = new ParseCache(CACHE, WORKSPACE);
+      const reused = index.reusableReport('tree', parseSource);
+      if (reused !== undefined) return { reused, listed: undefined };
+      useParseCache(index);
+      try {
+        for (const file of files()) await loadSourceFile(file, file);
+        index.flush();
+        return { reused, listed: index.storeReport('tree', report, [tree], [WORKSPACE]) };
+      } finally {
+        useParseCache(undefined);
+      }
+    };
+    const edit = (file: string, from: string, to: string) => writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+    await settle();
+    expect(await run(1)).toEqual({ reused: undefined, listed: 'walked' });
+    expect(await run(2), 'nothing changed').toEqual({ reused: 1, listed: undefined });
+
+    edit(join(roles, 'buyer.yaml'), 'name: buyer', 'name: Buyer of goods');
+    await settle();
+    expect(await run(2), 'a value edited').toEqual({ reused: undefined, listed: 'as stored' });
+    expect(await run(3), 'the edited file is an input as it is now').toEqual({ reused: 2, listed: undefined });
+    edit(join(roles, 'seller.yaml'), 'name: seller', 'name: Seller');
+    expect(await run(3), 'edited within the racy window: known by its hash').toEqual({ reused: undefined, listed: 'as stored' });
+    expect(await run(4)).toEqual({ reused: 3, listed: undefined });
+    writeFileSync(join(roles, 'buyer.yaml.tmp'), role('buyer').replace('name: buyer', 'name: Buyer'));
+    renameSync(join(roles, 'buyer.yaml.tmp'), join(roles, 'buyer.yaml'));
+    writeFileSync(join(WORKSPACE, 'beside.txt'), 'a file beside the tree, where packages are looked for\n');
+    await settle();
+    expect(await run(4), 'saved by a rename over the file: its folder lists the same entries').toEqual({ reused: undefined, listed: 'as stored' });
+    expect(await run(5)).toEqual({ reused: 4, listed: undefined });
+
+    writeFileSync(join(roles, 'approver.yaml'), role('approver'));
+    await settle();
+    expect(await run(5), 'a file added: its folder lists another entry').toEqual({ reused: undefined, listed: 'walked' });
+    expect(await run(6), 'the added file is an input').toEqual({ reused: 5, listed: undefined });
+    edit(join(roles, 'approver.yaml'), 'name: approver', 'name: Approver');
+    await settle();
+    expect(await run(6), 'so is its value').toEqual({ reused: undefined, listed: 'as stored' });
+    rmSync(join(roles, 'seller.yaml'));
+    await settle();
+    expect(await run(7), 'a file removed').toEqual({ reused: undefined, listed: 'walked' });
+    expect(await run(8)).toEqual({ reused: 7, listed: undefined });
   });
 });

@@ -26,6 +26,7 @@ function entries(source: string, list: readonly Entry[]): CodeInfo[] {
 const LOAD_CODES = entries('load', [
   ['read_failed', 'error', 'A file cannot be read (missing, a directory, no permission).'],
   ['file_refused', 'error', 'A file is not a regular file (a named pipe would block the reader), or a symlink in a package points outside it.'],
+  ['index_changed', 'error', "A file changed while check was reading it, and check's index no longer held what the file held when it was placed: nothing is reported; run check again."],
   ['invalid_yaml', 'error', "Not YAML 1.2 as packages use it: syntax, several documents, non-JSON tags or values (.inf, !!binary), duplicate keys, recursive or runaway aliases, a NUL, over the core's limits (4 000 000 characters, nesting 100).", 'core'],
   ['invalid_json', 'error', "Not JSON: syntax, a duplicate key, a non-finite number, a lone surrogate, not UTF-8, a NUL, over the core's limits (4 000 000 characters, nesting 100)."],
   ['invalid_document', 'error', 'A file is not the wrapper {apiVersion: taimen.ai/v1, kind, key, spec}, package.yaml is not kind: Package, or the key of a Process or Calendar is not ^[a-z0-9][a-z0-9_-]{0,62}$ — the core refuses the package.', 'core'],

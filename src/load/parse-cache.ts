@@ -3,14 +3,16 @@
  * place (as git's index, ESLint's cache or TypeScript's `.tsbuildinfo` do). A pre-commit hook or an editor
  * checks mostly unchanged files again and again, and parsing YAML is most of the work.
  *
- * Two kinds of file per workspace (named by the working directory) under the cache directory:
+ * These files per workspace (named by the working directory) under the cache directory:
  *
- * - `<name>.files.<shard>` — per file, by path (in `SHARDS` parts, so that an edit rewrites one small part):
- *   its size, mtime, ctime and inode, the SHA-256 of its bytes, and what later stages need of it (text,
- *   value, the place of every node, the schemas it is known to satisfy). A file whose stat is unchanged is
- *   not even opened; a file whose stat changed but whose bytes did not (a `touch`, a checkout) is read but
- *   not parsed. A shard is read only when a path in it is asked for; the texts and documents in it stay bytes
- *   until a stage reads them (an object is placed by the envelope kept beside its document).
+ * - `<name>.files.<shard>` — per file, by path (in `SHARDS` parts, so that an edit rewrites one small part),
+ *   as columns (index-shard.ts): its size, mtime, ctime and inode, the SHA-256 of its bytes, the envelope
+ *   that places its object, the schemas it is known to satisfy. A file whose stat is unchanged is not even
+ *   opened; a file whose stat changed but whose bytes did not (a `touch`, a checkout) is read but not parsed.
+ *   A shard is read only when a path in it is asked for.
+ * - `<name>.contents.<shard>` — beside it, what later stages need of each file's document (its text, value,
+ *   the place of every node), read only when a stage reads a document of the shard: an object is placed by
+ *   its envelope, unopened.
  * - `<name>.results.<key>` — the report of an earlier run, one file a set of targets (so that reusing one
  *   reads no other), with the stat of every input (files and folders) and the hash of every document: when
  *   nothing changed, or a file changed only where no stage looks (comments, blank lines past the last node),
@@ -26,6 +28,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import { replaceFileSync } from '../fs/write.js';
+import { Refusal } from '../fs/refusal.js';
 import { entryPath } from '../fs/read.js';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
@@ -38,6 +41,9 @@ import { childPointer, pointerSegments } from '../json/pointer.js';
 import { parseJson } from './json.js';
 import { parseYaml } from './yaml.js';
 import { isRecord } from '../json/guards.js';
+import { IndexShard, sameStat, type Body, type EnvelopeHead, type Entry, type MadeRecord, type StatKey } from './index-shard.js';
+
+export type { EnvelopeHead, StatKey } from './index-shard.js';
 
 /** Documents with more nodes than this (alias bombs, generated data) are not worth a table. */
 const MAX_NODES = 20_000;
@@ -50,73 +56,16 @@ const SHARDS = 32;
 /** A stat this close to the start of the run may hide a later write in the same clock tick. */
 const RACY_MS = 50;
 
-/** `[size, mtimeMs, ctimeMs, ino]`: what tells a changed file or folder from an unchanged one. */
-export type StatKey = [number, number, number, number];
 /** The stat of a path that does not exist (a folder where packages are looked for, say). */
 const ABSENT: StatKey = [-2, 0, 0, 0];
 /** What stands for a stat too close to the run to trust: equal to no stat (NaN equals nothing). */
 const RACY: StatKey = [NaN, NaN, NaN, NaN];
 
-/**
- * What later stages read of a document besides its text, kept packed (`v8.serialize`) in the index until a
- * stage asks for it: a check of 10,000 objects where one changed opens only the documents its rules read.
- */
-interface Body {
-  value: unknown;
-  floats: string[];
-  suppressions: [number, string[]][];
-  /**
-   * The key span and value span of every node, `[line, column, endLine, endColumn]` each, eight numbers a
-   * node, in the order `eachNode` visits the value: the pointers are implied, so an entry costs little more
-   * than its source.
-   */
-  spans: Int32Array;
-}
-
-/**
- * What the loader reads of an object file to place it in the package graph (see `envelopeHead`), kept
- * beside the packed body so that placing an unchanged file opens nothing.
- */
-export interface EnvelopeHead {
-  apiVersion: unknown;
-  kind: unknown;
-  key: unknown;
-  /** Only what loading reads of the spec: `version` (an object's identity) and `data` when it is a `{$ref}`. */
-  spec: Record<string, unknown>;
-}
-
-/** What the index keeps of a file, as a shard stores it. */
-interface StoredRecord {
-  /** Undefined when the stat was racy: the bytes are compared instead. */
-  stat: StatKey | undefined;
-  hash: string;
-  /** Undefined when the document is not a mapping with a mapping `spec` (the loader then reads the value). */
-  head: EnvelopeHead | undefined;
-  /** Schemas the document passed. */
-  clean: string[];
-  /**
-   * Where the shard's bytes hold the file's text (UTF-8) and its packed body: `[textStart, bodyStart, bodyEnd]`.
-   * Neither is read back as a value until a stage asks: 10,000 texts and bodies on the heap cost more to collect
-   * than to read.
-   */
-  at: [number, number, number];
-}
-
-/** A record in memory: as stored, or made by this run from what it read (written into the shard's bytes at `flush`). */
-interface FileRecord extends Omit<StoredRecord, 'at'> {
-  at: StoredRecord['at'] | undefined;
-  made: { text: string; body: Body } | undefined;
-}
-
-/** The records of one shard, and the bytes their texts and bodies are in. */
-interface Shard {
-  records: Map<string, FileRecord>;
-  bytes: Uint8Array;
-}
-
+/** The file a document of this run stands for, and its entry in the index (a document of the index knows its own: `knownOf`). */
 interface Known {
   path: string;
-  record: FileRecord;
+  shard: IndexShard;
+  entry: Entry;
 }
 
 /**
@@ -136,6 +85,7 @@ interface Inputs {
 
 const HASH_LENGTH = 64;
 const NO_HASH = ' '.repeat(HASH_LENGTH);
+const NO_HASH_CODE = NO_HASH.charCodeAt(0);
 
 const splitPaths = new WeakMap<Inputs, string[]>();
 
@@ -199,7 +149,7 @@ export class ParseCache implements Contents {
   private readonly name: string;
   private readonly startedAt: number;
   /** The per-file part, by shard, read a shard at a time as paths ask for it. */
-  private readonly shards = new Map<number, Shard>();
+  private readonly shards = new Map<number, IndexShard>();
   /** Paths loaded in this run (their records are kept first when the index is bounded). */
   private readonly used = new Set<string>();
   /**
@@ -208,7 +158,9 @@ export class ParseCache implements Contents {
    */
   private readonly statsSeen = new Map<string, StatKey>();
   /** Shards of the per-file part that this run changed (only those are written again). */
-  private readonly changed = new Set<number>();
+  private readonly changed = new Set<IndexShard>();
+  /** Texts and bodies read again from the files (see `fromSource`). */
+  private readonly reread = new Map<string, { text: string; body: Body }>();
   /** The files of documents read from the index whose content this run unpacked (see `unpacked`). */
   private readonly unpackedFiles: string[] = [];
   /** The stored result this run read last (asked for its report, then for its memo). */
@@ -244,8 +196,8 @@ export class ParseCache implements Contents {
    * the caller reads the bytes and calls `load`.
    */
   lookup(path: string, file: string): LoadResult | undefined {
-    const record = this.standingRecord(path);
-    return record && { document: this.remember(path, file, record), findings: [] };
+    const standing = this.standing(path);
+    return standing && { document: this.remember(file, standing), findings: [] };
   }
 
   /**
@@ -254,51 +206,56 @@ export class ParseCache implements Contents {
    * not the file's size then.
    */
   writtenText(path: string): string | undefined {
-    const record = this.standingRecord(path);
-    if (record === undefined) return undefined;
-    const size = record.made ? Buffer.byteLength(record.made.text) : record.at![1] - record.at![0];
-    return size === record.stat![0] ? this.textOf(path, record) : undefined;
+    const standing = this.standing(path);
+    if (standing === undefined) return undefined;
+    const { shard, entry, now } = standing;
+    return shard.textLength(entry) === now[0] ? shard.text(entry) : undefined; // else decoding dropped a byte-order mark
   }
 
-  /** The record of `path` when the file still has the stat it was recorded with (a file without one is not stat'ed). */
-  private standingRecord(path: string): FileRecord | undefined {
-    const record = this.recordOf(path);
-    if (record?.stat === undefined) return undefined;
+  /**
+   * The entry of `path` when the index holds the file with the stat it was recorded with (a file recorded
+   * without one is not stat'ed), with that stat; else undefined.
+   */
+  private standing(path: string): (Known & { now: StatKey }) | undefined {
+    const shard = this.shardFor(path);
+    const entry = shard.entry(path);
+    if (entry === undefined) return undefined;
     const now = this.statThisRun(path);
-    return now !== undefined && sameStat(now, record.stat) ? record : undefined;
+    return now !== undefined && shard.hasStat(entry, now) ? { path, shard, entry, now } : undefined;
   }
 
   /** The document of `bytes` (the file at `path`) from the index, or from `parse` (remembered when it loads without findings). */
   load(bytes: Uint8Array, file: string, parse: () => LoadResult, path: string = file): LoadResult {
     const hash = hashOf(bytes);
     const stat = this.trusted(this.seen(path, statOf(path)));
-    const record = this.recordOf(path);
-    if (record?.hash === hash) {
-      if (String(record.stat) !== String(stat)) this.changed.add(shardOf(path));
-      record.stat = stat;
-      return { document: this.remember(path, file, record), findings: [] };
+    const shard = this.shardFor(path);
+    const entry = shard.entry(path);
+    if (entry !== undefined && shard.hashIs(entry, hash, 0)) {
+      if (stat === undefined || !shard.hasStat(entry, stat)) this.changed.add(shard);
+      shard.restat(entry, stat);
+      return { document: this.remember(file, { path, shard, entry }), findings: [] };
     }
     const result = parse();
     const body = result.document && result.findings.length === 0 ? bodyOfDocument(result.document) : undefined;
     // A record of other bytes would speak for this file when a later run compares it by its hash: it goes.
-    if (record !== undefined) this.forget(path);
+    if (entry !== undefined) this.forget(path);
     if (result.document && body) {
-      const kept = this.keep(path, { stat, hash, head: envelopeHead(body.value), clean: [], at: undefined, made: { text: result.document.text, body } });
-      this.known.set(result.document, { path, record: kept });
+      const record: MadeRecord = { stat, hash, head: envelopeHead(body.value), clean: [], text: result.document.text, body };
+      this.keep(path, record);
+      this.known.set(result.document, { path, shard, entry: record });
     }
     return result;
   }
 
   /** Whether `document` is known to satisfy `schema` (validated clean by this build before). */
   isClean(document: SourceDocument, schema: string): boolean {
-    return this.knownOf(document)?.record.clean.includes(schema) ?? false;
+    const known = this.knownOf(document);
+    return known !== undefined && known.shard.isClean(known.entry, schema);
   }
 
   markClean(document: SourceDocument, schema: string): void {
     const known = this.knownOf(document);
-    if (!known || known.record.clean.includes(schema)) return;
-    known.record.clean.push(schema);
-    this.changed.add(shardOf(known.path));
+    if (known && known.shard.markClean(known.entry, schema)) this.changed.add(known.shard);
   }
 
   /**
@@ -306,7 +263,8 @@ export class ParseCache implements Contents {
    * undefined when it does not, or when the document is no well-formed envelope.
    */
   envelopeOf(document: SourceDocument): EnvelopeHead | undefined {
-    return this.knownOf(document)?.record.head;
+    const known = this.knownOf(document);
+    return known && known.shard.head(known.entry);
   }
 
   /**
@@ -317,24 +275,25 @@ export class ParseCache implements Contents {
     return [...this.unpackedFiles];
   }
 
-  /** See `Contents.unpacking`. */
-  unpacking(file: string): void {
-    this.unpackedFiles.push(file);
-  }
-
   /**
    * Writes the per-file part of the index when it changed (atomically); records of deleted files go, and
    * past `MAX_FILES` so do those this run did not load. An index that cannot be written is only slower.
    */
   flush(): void {
-    for (const { records } of this.shards.values()) {
-      for (const path of [...records.keys()]) if (!this.used.has(path) && statOf(path) === undefined) this.forget(path);
-      for (const path of [...records.keys()]) {
-        if (records.size <= MAX_FILES / SHARDS) break;
+    for (const shard of this.shards.values()) {
+      for (const path of shard.files()) if (!this.used.has(path) && statOf(path) === undefined) this.forget(path);
+      for (const path of shard.files()) {
+        if (shard.size <= MAX_FILES / SHARDS) break;
         if (!this.used.has(path)) this.forget(path);
       }
     }
-    for (const shard of [...this.changed]) if (this.writeShard(shard)) this.changed.delete(shard);
+    for (const [number, shard] of this.shards) if (this.changed.has(shard) && this.writeShard(number, shard)) this.changed.delete(shard);
+  }
+
+  /** Writes shard `number`: its contents first, so that columns are never written before the contents they name. */
+  private writeShard(number: number, shard: IndexShard): boolean {
+    const { columns, contents } = shard.write();
+    return (contents === undefined || writeAtomically(this.pathOf(`contents.${number}`), contents)) && writeAtomically(this.pathOf(`files.${number}`), columns);
   }
 
   /**
@@ -375,18 +334,15 @@ export class ParseCache implements Contents {
     if (stored?.memoStamp === undefined) return undefined;
     const kept = readSerialized(this.storedPath(key, 'memo')) as StoredMemo | undefined;
     if (kept?.key !== key || kept.stamp !== stored.memoStamp) return undefined;
-    let hashes: Map<string, string> | undefined;
-    const hashRead = (path: string): string | undefined => {
-      if (hashes === undefined) {
-        hashes = new Map(pathsOf(stored.inputs).map((path, i) => [path, hashAt(stored.inputs.hashes, i)]));
-      }
-      return hashes.get(path);
-    };
+    let positions: Map<string, number> | undefined;
     return {
       memo: kept.memo,
       changedSince: (document) => {
         const known = this.knownOf(document);
-        return known === undefined || hashRead(known.path) !== known.record.hash;
+        if (known === undefined) return true;
+        positions ??= new Map(pathsOf(stored.inputs).map((path, i) => [path, i]));
+        const at = positions.get(known.path);
+        return at === undefined || !known.shard.hashIs(known.entry, stored.inputs.hashes, at * HASH_LENGTH);
       },
     };
   }
@@ -416,21 +372,23 @@ export class ParseCache implements Contents {
     }
     const now = hashOf(bytes);
     if (now === hash) return now;
-    const record = this.recordOf(path);
-    if (record?.hash !== hash) return undefined; // the index no longer holds what the report was made from
+    const shard = this.shardFor(path);
+    const entry = shard.entry(path);
+    if (entry === undefined || !shard.hashIs(entry, hash, 0)) return undefined; // the index no longer holds what the report was made from
     const { document, findings } = parse(bytes, path);
     const body = document && findings.length === 0 ? bodyOfDocument(document) : undefined;
-    if (document === undefined || body === undefined || !sameDocument(this.textOf(path, record), this.bodyOf(path, record), document.text, body)) return undefined;
-    this.keep(path, { stat: this.trusted(stat), hash: now, head: record.head, clean: record.clean, at: undefined, made: { text: document.text, body } });
+    const [textBefore, bodyBefore] = [shard.text(entry), shard.body(entry)];
+    if (document === undefined || body === undefined || textBefore === undefined || bodyBefore === undefined || !sameDocument(textBefore, bodyBefore, document.text, body)) return undefined;
+    this.keep(path, { stat: this.trusted(stat), hash: now, head: shard.head(entry), clean: shard.cleanSchemas(entry), text: document.text, body });
     return now;
   }
 
   /** Keeps `record` as what the index knows of `path` (written at the next flush). */
-  private keep(path: string, record: FileRecord): FileRecord {
-    this.shardFor(path).records.set(path, record);
+  private keep(path: string, record: MadeRecord): void {
+    const shard = this.shardFor(path);
+    shard.put(path, record);
     this.used.add(path);
-    this.changed.add(shardOf(path));
-    return record;
+    this.changed.add(shard);
   }
 
   /**
@@ -466,7 +424,7 @@ export class ParseCache implements Contents {
     const add = (path: string, stat: StatKey | undefined): boolean => {
       const trusted = this.trusted(stat);
       // A file read as a document is known by its bytes too: a racy stat then only costs a comparison.
-      const hash = this.used.has(path) ? this.recordOf(path)?.hash : undefined;
+      const hash = this.used.has(path) ? this.hashOfFile(path) : undefined;
       if (trusted === undefined && hash === undefined) return false;
       seen.add(path);
       paths.push(path);
@@ -505,15 +463,15 @@ export class ParseCache implements Contents {
       if (used) usedFound++;
       if (wanted.has(path)) listedFound++;
       const now = this.statsSeen.get(path) ?? statOf(path) ?? ABSENT;
-      const storedHash = hashAt(before.inputs.hashes, i);
-      if (sameStat(now, stats, i * 4) && used === (storedHash !== NO_HASH)) continue;
+      const hashedBefore = before.inputs.hashes.charCodeAt(i * HASH_LENGTH) !== NO_HASH_CODE;
+      if (sameStat(now, stats, i * 4) && used === hashedBefore) continue;
       const [folderNow, folderBefore] = [now[0] === -1, stats[i * 4] === -1];
       if (folderNow !== folderBefore) return undefined;
       // A file renamed over another (as `sed -i` and many editors save) changes its folder, not its listing. (A
       // folder outside the trees is an input by its stat alone: where packages are looked for.)
       if (folderNow && trees.some((tree) => isWithin(tree, path)) && !sameListing(path, (children ??= childrenOf(paths)).get(path))) return undefined;
       const trusted = this.trusted(now);
-      const hash = used ? this.recordOf(path)?.hash : undefined;
+      const hash = used ? this.hashOfFile(path) : undefined;
       if (trusted === undefined && hash === undefined) return undefined;
       stats.set(trusted ?? RACY, i * 4);
       hashes.set(i, hash ?? NO_HASH);
@@ -537,60 +495,63 @@ export class ParseCache implements Contents {
     return stat;
   }
 
-  private recordOf(path: string): FileRecord | undefined {
-    return this.shardFor(path).records.get(path);
-  }
-
   /** The shard that holds `path`, read on first use. */
-  private shardFor(path: string): Shard {
+  private shardFor(path: string): IndexShard {
     const number = shardOf(path);
     let shard = this.shards.get(number);
     if (shard === undefined) {
-      const stored = readSerialized(this.pathOf(`files.${number}`)) as Partial<Shard> | undefined;
-      shard = stored?.records instanceof Map && stored.bytes instanceof Uint8Array ? (stored as Shard) : { records: new Map(), bytes: new Uint8Array() };
+      shard = new IndexShard(readBytes(this.pathOf(`files.${number}`)), () => readBytes(this.pathOf(`contents.${number}`)));
       this.shards.set(number, shard);
     }
     return shard;
   }
 
+  /** The hash of the file at `path` the index holds, if it holds one. */
+  private hashOfFile(path: string): string | undefined {
+    const shard = this.shardFor(path);
+    const entry = shard.entry(path);
+    return entry === undefined ? undefined : shard.hash(entry);
+  }
+
+  /** See `Contents.textOf`. */
+  textOf(document: CachedDocument): string {
+    return document.shard.text(document.entry) ?? this.fromSource(document).text;
+  }
+
+  /** See `Contents.bodyOf`. */
+  bodyOf(document: CachedDocument): Body {
+    if (!document.shard.isMade(document.entry)) this.unpackedFiles.push(document.file);
+    return document.shard.body(document.entry) ?? this.fromSource(document).body;
+  }
+
   /**
-   * Writes shard `number`: every record's text and body into new bytes (those made by this run packed now), the
-   * records pointing into them. False when it could not be written.
+   * The text and body of the file at `path` (shown as `file`) read again, for a document placed from a shard
+   * whose contents file is not the one its columns name (a run stopped between writing them, or another run
+   * rewrote the shard meanwhile): the file had the recorded stat a moment ago, so it holds what was recorded.
    */
-  private writeShard(number: number): boolean {
-    const shard = this.shards.get(number);
-    if (shard === undefined) return true; // a shard changes only once read
-    const parts: Uint8Array[] = [];
-    const stored = new Map<string, StoredRecord>();
-    let length = 0;
-    for (const [path, record] of shard.records) {
-      const text = record.made ? Buffer.from(record.made.text) : shard.bytes.subarray(record.at![0], record.at![1]);
-      const body = record.made ? serialize(record.made.body) : shard.bytes.subarray(record.at![1], record.at![2]);
-      record.at = [length, length + text.length, length + text.length + body.length];
-      record.made = undefined;
-      length = record.at[2];
-      parts.push(text, body);
-      stored.set(path, { stat: record.stat, hash: record.hash, head: record.head, clean: record.clean, at: record.at });
+  private fromSource({ path, file, shard, entry }: CachedDocument): { text: string; body: Body } {
+    let read = this.reread.get(path);
+    if (read === undefined) {
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = readFileSync(path);
+      } catch {
+        bytes = undefined;
+      }
+      // Decoded as the loader decodes (a byte-order mark dropped), parsed as it parses.
+      const same = bytes !== undefined && shard.hashIs(entry, hashOf(bytes), 0);
+      const document = same ? reparse(new TextDecoder().decode(bytes), file) : undefined;
+      const body = document && bodyOfDocument(document);
+      if (document === undefined || body === undefined) throw new Refusal('index_changed', `${file} changed while check was reading it`, { hint: 'run check again' });
+      this.reread.set(path, (read = { text: document.text, body }));
     }
-    shard.bytes = Buffer.concat(parts, length);
-    return writeAtomically(this.pathOf(`files.${number}`), serialize({ records: stored, bytes: shard.bytes }));
-  }
-
-  /** The text of the file at `path`, of which the index holds `record`. */
-  textOf(path: string, record: FileRecord): string {
-    if (record.made) return record.made.text;
-    const { bytes } = this.shardFor(path);
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', record.at![0], record.at![1]);
-  }
-
-  /** What the index keeps of the document of the file at `path` besides its text (`record`'s), unpacked. */
-  bodyOf(path: string, record: FileRecord): Body {
-    return record.made?.body ?? (deserialize(this.shardFor(path).bytes.subarray(record.at![1], record.at![2])) as Body);
+    return read;
   }
 
   private forget(path: string): void {
-    this.shardFor(path).records.delete(path);
-    this.changed.add(shardOf(path));
+    const shard = this.shardFor(path);
+    shard.forget(path);
+    this.changed.add(shard);
   }
 
   private storedPath(key: string, part: 'results' | 'memo' = 'results'): string {
@@ -613,9 +574,9 @@ export class ParseCache implements Contents {
     }
   }
 
-  private remember(path: string, file: string, record: FileRecord): SourceDocument {
+  private remember(file: string, { path, shard, entry }: Known): SourceDocument {
     this.used.add(path);
-    return new CachedDocument(file, path, record, this);
+    return new CachedDocument(file, path, shard, entry, this);
   }
 
   /** The path and record of a document this index gave, or parsed and kept. */
@@ -636,10 +597,9 @@ export class ParseCache implements Contents {
 
 /** What a document from the index reads its content from. */
 interface Contents {
-  textOf(path: string, record: FileRecord): string;
-  bodyOf(path: string, record: FileRecord): Body;
-  /** Notes that the document of `file` was unpacked (see `ParseCache.unpacked`). */
-  unpacking(file: string): void;
+  textOf(document: CachedDocument): string;
+  /** The body of `document`, noted as unpacked when the index held it packed (see `ParseCache.unpacked`). */
+  bodyOf(document: CachedDocument): Body;
 }
 
 /** A document the index holds: its text and body are read from the index when first asked for. */
@@ -654,12 +614,13 @@ class CachedDocument implements SourceDocument, Known {
   constructor(
     readonly file: string,
     readonly path: string,
-    readonly record: FileRecord,
+    readonly shard: IndexShard,
+    readonly entry: Entry,
     readonly contents: Contents,
   ) {}
 
   get text(): string {
-    return (this.written ??= this.contents.textOf(this.path, this.record));
+    return (this.written ??= this.contents.textOf(this));
   }
 
   get value(): unknown {
@@ -677,8 +638,7 @@ class CachedDocument implements SourceDocument, Known {
   /** The record's body, unpacked on the first question about the document's content. */
   private opened(): Body {
     if (this.body === undefined) {
-      if (this.record.made === undefined) this.contents.unpacking(this.file);
-      this.body = this.contents.bodyOf(this.path, this.record);
+      this.body = this.contents.bodyOf(this);
     }
     return this.body;
   }
@@ -830,10 +790,6 @@ function shardOf(path: string): number {
   return (hash >>> 0) % SHARDS;
 }
 
-/** Whether `a` is the stat at `at` in `b` (a stat, or the packed stats of stored inputs). */
-function sameStat(a: StatKey, b: ArrayLike<number>, at = 0): boolean {
-  return a[0] === b[at] && a[1] === b[at + 1] && a[2] === b[at + 2] && a[3] === b[at + 3];
-}
 
 /**
  * Hands every folder and file under `root` to `add` (the root included; `.git` skipped: it changes with
@@ -881,6 +837,15 @@ function sameListing(dir: string, stored: ReadonlySet<string> | undefined): bool
     return false;
   }
   return names.length === (stored?.size ?? 0) && names.every((name) => stored!.has(entryPath(dir, name)));
+}
+
+/** The bytes of the file at `path`, or undefined when it cannot be read (absent: the index is made anew). */
+function readBytes(path: string): Uint8Array | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function readSerialized(path: string): unknown {

@@ -136,4 +136,36 @@ describe('stored reports of the workspace index', () => {
     expect(await run(7), 'a file removed').toEqual({ reused: undefined, listed: 'walked' });
     expect(await run(8)).toEqual({ reused: 7, listed: undefined });
   });
+
+  it('reads a document again from its file when the contents beside the columns are not the ones they name, and refuses one changed meanwhile', async () => {
+    const cache = join(ROOT, 'contents-cache');
+    const file = join(WORKSPACE, 'contents', 'role.yaml');
+    mkdirSync(join(WORKSPACE, 'contents'), { recursive: true });
+    writeFileSync(file, 'apiVersion: taimen.ai/v1\nkind: Role\nkey: buyer\nspec: {name: Buyer}\n');
+    await settle();
+    const first = new ParseCache(cache, WORKSPACE);
+    useParseCache(first);
+    try {
+      await loadSourceFile(file, file);
+    } finally {
+      useParseCache(undefined);
+    }
+    first.flush();
+    const contents = readdirSync(cache).filter((name) => name.includes('.contents.'));
+    expect(contents).toHaveLength(1);
+    const placed = () => new ParseCache(cache, WORKSPACE).lookup(file, 'role.yaml')?.document;
+    expect(placed()?.value).toEqual({ apiVersion: 'taimen.ai/v1', kind: 'Role', key: 'buyer', spec: { name: 'Buyer' } });
+
+    // Another stamp: as if a run stopped between writing the contents and the columns.
+    const path = join(cache, contents[0]!);
+    writeFileSync(path, Buffer.concat([Buffer.from('0'.repeat(32)), Buffer.alloc(readFileSync(path).length - 32, 'x')]));
+    const reread = placed();
+    expect(reread?.text).toBe(readFileSync(file, 'utf8'));
+    expect(reread?.value).toEqual({ apiVersion: 'taimen.ai/v1', kind: 'Role', key: 'buyer', spec: { name: 'Buyer' } });
+    expect(reread?.locate('/spec/name')).toEqual({ line: 4, column: 14, endLine: 4, endColumn: 19 });
+    rmSync(path);
+    const changed = placed();
+    writeFileSync(file, 'apiVersion: taimen.ai/v1\nkind: Role\nkey: buyer\nspec: {name: Other}\n');
+    expect(() => changed?.value).toThrow(expect.objectContaining({ code: 'index_changed', message: 'role.yaml changed while check was reading it' }));
+  });
 });

@@ -21,7 +21,8 @@
  *   input changed (the rules' runs, `earlierRun`): a file of its own, so that reusing a report reads no more.
  *
  * All are named by the build too (package version, the loader's and validators' stamps), so a new
- * package-sdk never trusts an old verdict. Entries of deleted files go away; the index has a size bound.
+ * package-sdk never trusts an old verdict; another build's files of the workspace go once left alone for a week.
+ * Entries of deleted files go away; the index has a size bound.
  * Stats taken less than `RACY_MS` before the run started are not trusted (a file written within the file
  * system's clock tick of being read would look unchanged), as git treats "racily clean" entries.
  */
@@ -53,6 +54,8 @@ const MAX_FILES = 50_000;
 const MAX_RESULTS = 8;
 /** The per-file part is written in this many files, so that an edit rewrites a small one. */
 const SHARDS = 32;
+/** How long the index files of another build of package-sdk are kept for this workspace untouched. */
+const OTHER_BUILD_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 /** A stat this close to the start of the run may hide a later write in the same clock tick. */
 const RACY_MS = 50;
 
@@ -146,6 +149,8 @@ export class ParseCache implements Contents {
   /** The documents this run parsed and kept, with their records (a document of the index knows its own: `knownOf`). */
   private readonly known = new WeakMap<SourceDocument, Known>();
   private readonly salt: string;
+  /** What names this workspace's files (`<workspace>-<build>.<part>`): another build's go once left alone a while. */
+  private readonly workspacePart: string;
   private readonly name: string;
   private readonly startedAt: number;
   /** The per-file part, by shard, read a shard at a time as paths ask for it. */
@@ -173,7 +178,8 @@ export class ParseCache implements Contents {
     earlier?: IndexLook,
   ) {
     this.salt = buildStamp();
-    this.name = createHash('sha256').update(this.salt).update('\0').update(workspace).digest('hex').slice(0, 32);
+    this.workspacePart = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
+    this.name = `${this.workspacePart}-${createHash('sha256').update(this.salt).digest('hex').slice(0, 16)}`;
     const seen = earlier?.name === this.name ? earlier : undefined;
     // Its stats are this run's: taken since the earlier start, which the racy rule then counts from.
     this.startedAt = seen?.startedAt ?? Date.now();
@@ -561,17 +567,23 @@ export class ParseCache implements Contents {
   /** Past `MAX_RESULTS` reports of this workspace, those stored longest ago go. */
   private dropOldResults(): void {
     const prefix = `${this.name}.results.`;
-    let names: string[];
+    let all: string[];
     try {
-      names = readdirSync(this.dir).filter((name) => name.startsWith(prefix) && !name.endsWith('.tmp'));
+      all = readdirSync(this.dir);
     } catch {
       return;
     }
-    const ages = names.map((name) => [join(this.dir, name), statSync(join(this.dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0] as const);
-    for (const [path] of ages.sort((a, b) => b[1] - a[1]).slice(MAX_RESULTS)) {
+    const ageOf = (name: string) => statSync(join(this.dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    const results = all.filter((name) => name.startsWith(prefix) && !name.endsWith('.tmp')).map((name) => [join(this.dir, name), ageOf(name)] as const);
+    for (const [path] of results.sort((a, b) => b[1] - a[1]).slice(MAX_RESULTS)) {
       rmSync(path, { force: true });
       rmSync(path.replace(prefix, `${this.name}.memo.`), { force: true });
     }
+    // An upgrade of package-sdk leaves the index of its predecessor behind, which no later build trusts; a build
+    // still in use beside this one (an editor's and a hook's) writes its files again and keeps them.
+    const otherBuild = (name: string) => name.startsWith(`${this.workspacePart}-`) && !name.startsWith(`${this.name}.`);
+    const stale = Date.now() - OTHER_BUILD_KEPT_MS;
+    for (const name of all.filter(otherBuild)) if (ageOf(name) < stale) rmSync(join(this.dir, name), { force: true });
   }
 
   private remember(file: string, { path, shard, entry }: Known): SourceDocument {

@@ -2,7 +2,7 @@
  * The stored reports of the workspace index: one file a set of targets, a bounded number of them, each valid
  * while its inputs hold what they held — by stat, or by what a changed file says.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -167,5 +167,29 @@ describe('stored reports of the workspace index', () => {
     const changed = placed();
     writeFileSync(file, 'apiVersion: taimen.ai/v1\nkind: Role\nkey: buyer\nspec: {name: Other}\n');
     expect(() => changed?.value).toThrow(expect.objectContaining({ code: 'index_changed', message: 'role.yaml changed while check was reading it' }));
+  });
+
+  it("drops another build's files of the workspace once left alone for a week, and no other workspace's", async () => {
+    const file = join(WORKSPACE, 'builds.yaml');
+    mkdirSync(WORKSPACE, { recursive: true });
+    writeFileSync(file, 'apiVersion: taimen.ai/v1\nkind: Role\nkey: builds\nspec: {name: Builds}\n');
+    await settle();
+    await storeAfterLoading(file, 'builds', { run: 1 });
+    const own = readdirSync(CACHE).find((name) => name.includes('.results.'))!;
+    const workspace = own.slice(0, own.indexOf('-'));
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    const planted = {
+      oldBuild: `${workspace}-0000000000000000.files.3`,
+      recentBuild: `${workspace}-1111111111111111.files.3`,
+      otherWorkspace: `ffffffffffffffff-0000000000000000.files.3`,
+    };
+    for (const name of Object.values(planted)) writeFileSync(join(CACHE, name), 'an index of another build');
+    for (const name of [planted.oldBuild, planted.otherWorkspace]) utimesSync(join(CACHE, name), eightDaysAgo, eightDaysAgo);
+    await storeAfterLoading(file, 'builds', { run: 2 });
+    const left = readdirSync(CACHE);
+    expect(left).not.toContain(planted.oldBuild);
+    expect(left).toContain(planted.recentBuild);
+    expect(left).toContain(planted.otherWorkspace);
+    expect(left).toContain(own);
   });
 });

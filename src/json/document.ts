@@ -36,6 +36,11 @@ export interface SourceDocument {
    * quoting, escapes and block scalars — for findings inside an expression.
    */
   locateInScalar(pointer: string, offset: number): Span;
+  /**
+   * Whether the text holds `needle`. A document of the check's index answers for the marks the check asks of
+   * every object (src/model/text-marks.ts) without reading its text.
+   */
+  includes(needle: string): boolean;
   /** Comments `# package-sdk-disable-next-line <code>…` by the 1-based line they apply to. */
   suppressions: ReadonlyMap<number, readonly string[]>;
 }

@@ -15,6 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
+import { TEXT_MARKS, textMarksOf } from '../model/text-marks.js';
 
 /** `[size, mtimeMs, ctimeMs, ino]`: what tells a changed file or folder from an unchanged one. */
 export type StatKey = [number, number, number, number];
@@ -75,6 +76,8 @@ interface StoredColumns {
   clean: Uint32Array;
   /** Three numbers a file: where the contents hold its text (UTF-8) and its packed body, `[textStart, bodyStart, bodyEnd]`. */
   at: Float64Array;
+  /** The marks a file's text holds (`textMarksOf`). */
+  marks: Uint8Array;
 }
 
 /** What writing a shard gives: its columns, and its contents when they changed (else the file written before stands). */
@@ -87,6 +90,7 @@ const HASH_LENGTH = 64;
 /** A file's schemas are bits of one 32-bit number: past 32 names, a verdict is not kept (only a run is slower). */
 const MAX_CLEAN_NAMES = 32;
 const NO_STAT = [NaN, NaN, NaN, NaN];
+
 /** A stamp is a UUID without its dashes, written in ASCII at the head of the contents file. */
 const STAMP_LENGTH = 32;
 
@@ -188,6 +192,11 @@ export class IndexShard {
     return true;
   }
 
+  /** Whether the text of `entry` holds `TEXT_MARKS[mark]`. */
+  holdsMark(entry: Entry, mark: number): boolean {
+    return typeof entry === 'number' ? (this.columns.marks[entry]! & (1 << mark)) !== 0 : entry.text.includes(TEXT_MARKS[mark]!);
+  }
+
   /** Whether `entry` was read by this run (not packed in the shard's contents). */
   isMade(entry: Entry): boolean {
     return typeof entry !== 'number';
@@ -251,11 +260,13 @@ export class IndexShard {
       cleanNames: [...old.cleanNames],
       clean: new Uint32Array(count),
       at: new Float64Array(count * 3),
+      marks: new Uint8Array(count),
     };
     const hashes: string[] = [];
     const parts: Uint8Array[] = [Buffer.from(columns.stamp, 'latin1')];
     let length = 0;
-    const add = (i: number, stat: ArrayLike<number>, hash: string, head: EnvelopeHead | null, clean: number, text: Uint8Array, body: Uint8Array) => {
+    const add = (i: number, stat: ArrayLike<number>, hash: string, head: EnvelopeHead | null, clean: number, marks: number, text: Uint8Array, body: Uint8Array) => {
+      columns.marks[i] = marks;
       columns.stats.set(stat, i * 4);
       hashes.push(hash);
       columns.heads.push(head);
@@ -267,7 +278,7 @@ export class IndexShard {
     kept.forEach((path, i) => {
       const at = this.positions.get(path)!;
       const [textStart, bodyStart, bodyEnd] = [old.at[at * 3]!, old.at[at * 3 + 1]!, old.at[at * 3 + 2]!];
-      add(i, old.stats.subarray(at * 4, at * 4 + 4), this.hash(at), old.heads[at] ?? null, old.clean[at]!,
+      add(i, old.stats.subarray(at * 4, at * 4 + 4), this.hash(at), old.heads[at] ?? null, old.clean[at]!, old.marks[at]!,
         oldContents!.subarray(textStart, bodyStart), oldContents!.subarray(bodyStart, bodyEnd));
     });
     let i = kept.length;
@@ -277,7 +288,7 @@ export class IndexShard {
         const bit = columns.cleanNames.indexOf(schema);
         return bit === -1 ? sum : sum | (1 << bit);
       }, 0);
-      add(i++, made.stat ?? NO_STAT, made.hash, made.head ?? null, bits, Buffer.from(made.text), serialize(made.body));
+      add(i++, made.stat ?? NO_STAT, made.hash, made.head ?? null, bits, textMarksOf(made.text), Buffer.from(made.text), serialize(made.body));
     }
     columns.hashes = hashes.join('');
     return { columns: serialize(columns), contents: Buffer.concat(parts, STAMP_LENGTH + length) };
@@ -307,7 +318,7 @@ export function sameStat(a: StatKey, b: ArrayLike<number>, at = 0): boolean {
 
 /** The columns in `bytes` and their paths when they read as a shard, else those of an empty shard (written by another build of node, say). */
 function readColumns(bytes: Uint8Array | undefined): [StoredColumns, string[]] {
-  const empty: StoredColumns = { stamp: '', paths: '', stats: new Float64Array(), hashes: '', heads: [], cleanNames: [], clean: new Uint32Array(), at: new Float64Array() };
+  const empty: StoredColumns = { stamp: '', paths: '', stats: new Float64Array(), hashes: '', heads: [], cleanNames: [], clean: new Uint32Array(), at: new Float64Array(), marks: new Uint8Array() };
   if (bytes === undefined) return [empty, []];
   let stored: Partial<StoredColumns>;
   try {
@@ -321,6 +332,7 @@ function readColumns(bytes: Uint8Array | undefined): [StoredColumns, string[]] {
     count >= 0 && typeof stored.stamp === 'string' && stored.stamp.length === STAMP_LENGTH && stored.stats instanceof Float64Array &&
     stored.stats.length === count * 4 && typeof stored.hashes === 'string' && stored.hashes.length === count * HASH_LENGTH &&
     Array.isArray(stored.heads) && stored.heads.length === count && Array.isArray(stored.cleanNames) && stored.clean instanceof Uint32Array &&
-    stored.clean.length === count && stored.at instanceof Float64Array && stored.at.length === count * 3;
+    stored.clean.length === count && stored.at instanceof Float64Array && stored.at.length === count * 3 && stored.marks instanceof Uint8Array &&
+    stored.marks.length === count;
   return whole ? [stored as StoredColumns, paths] : [empty, []];
 }

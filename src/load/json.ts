@@ -49,6 +49,10 @@ class JsonDocument implements SourceDocument {
     return spanOf(this.lineStarts, span.start, span.end);
   }
 
+  includes(needle: string): boolean {
+    return this.text.includes(needle);
+  }
+
   locateInScalar(pointer: string, offset: number): Span {
     const { span, found } = spanAt(this.parsed, pointer);
     if (!found || this.text[span.start] !== '"') return this.locate(pointer);

@@ -42,6 +42,7 @@ import { childPointer, pointerSegments } from '../json/pointer.js';
 import { parseJson } from './json.js';
 import { parseYaml } from './yaml.js';
 import { isRecord } from '../json/guards.js';
+import { TEXT_MARKS } from '../model/text-marks.js';
 import { IndexShard, sameStat, type Body, type EnvelopeHead, type Entry, type MadeRecord, type StatKey } from './index-shard.js';
 
 export type { EnvelopeHead, StatKey } from './index-shard.js';
@@ -166,8 +167,8 @@ export class ParseCache implements Contents {
   private readonly changed = new Set<IndexShard>();
   /** Texts and bodies read again from the files (see `fromSource`). */
   private readonly reread = new Map<string, { text: string; body: Body }>();
-  /** The files of documents read from the index whose content this run unpacked (see `unpacked`). */
-  private readonly unpackedFiles: string[] = [];
+  /** The files of documents read from the index whose text or content this run read (see `unpacked`). */
+  private readonly unpackedFiles = new Set<string>();
   /** The stored result this run read last (asked for its report, then for its memo). */
   private lastResult: { key: string; stored: StoredResult | undefined } | undefined;
 
@@ -274,8 +275,9 @@ export class ParseCache implements Contents {
   }
 
   /**
-   * The files (as shown) of the documents this run took from the index and then read the content of; the
-   * others were placed in the package graph by what the index keeps beside them (`EnvelopeHead`), unopened.
+   * The files (as shown) of the documents this run took from the index and then read the text or content of,
+   * in the order first read; the others were placed in the package graph by what the index keeps beside them
+   * (`EnvelopeHead`) and answered what was asked of their texts from the marks it keeps, unopened.
    */
   unpacked(): string[] {
     return [...this.unpackedFiles];
@@ -521,12 +523,13 @@ export class ParseCache implements Contents {
 
   /** See `Contents.textOf`. */
   textOf(document: CachedDocument): string {
+    if (!document.shard.isMade(document.entry)) this.unpackedFiles.add(document.file);
     return document.shard.text(document.entry) ?? this.fromSource(document).text;
   }
 
   /** See `Contents.bodyOf`. */
   bodyOf(document: CachedDocument): Body {
-    if (!document.shard.isMade(document.entry)) this.unpackedFiles.push(document.file);
+    if (!document.shard.isMade(document.entry)) this.unpackedFiles.add(document.file);
     return document.shard.body(document.entry) ?? this.fromSource(document).body;
   }
 
@@ -665,6 +668,11 @@ class CachedDocument implements SourceDocument, Known {
       if (ancestor !== undefined) return this.span(ancestor, 'key');
     }
     return { line: 1, column: 1 };
+  }
+
+  includes(needle: string): boolean {
+    const mark = this.written === undefined ? TEXT_MARKS.indexOf(needle) : -1;
+    return mark !== -1 ? this.shard.holdsMark(this.entry, mark) : this.text.includes(needle);
   }
 
   locateInScalar(pointer: string, offset: number): Span {

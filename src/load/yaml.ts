@@ -383,6 +383,10 @@ class YamlDocument implements SourceDocument {
     return this.scalars.locate(this, this.lineStarts, pointer, offset);
   }
 
+  includes(needle: string): boolean {
+    return this.text.includes(needle);
+  }
+
   /** Where each character of the string at `pointer` is written, or undefined when it is no scalar string whose text the map rebuilds. */
   private scalarMap(pointer: string): ScalarMap | undefined {
     const found = this.find(pointer);
@@ -476,6 +480,10 @@ class ScannedDocument implements SourceDocument {
 
   locateInScalar(pointer: string, offset: number): Span {
     return this.scalars.locate(this, this.lines(), pointer, offset);
+  }
+
+  includes(needle: string): boolean {
+    return this.text.includes(needle);
   }
 
   /** Where each character of the string at `pointer` is written, or undefined when it is no scalar string. */

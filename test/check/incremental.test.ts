@@ -156,7 +156,8 @@ describe('check with the workspace index', () => {
     expect(JSON.stringify(outcome.result)).toBe(await reportOf(dir, false));
     // Read again: the manifest and the dictionaries (the ground of every rule), the process that looks the role
     // up, the screens and the skill a view's action names (graph rules read every view and component). Not
-    // opened: the agent, whose runs stand; the role itself is parsed anew.
+    // opened: the agent, whose runs stand; the role itself is parsed anew; nor the text of any other object,
+    // which the variable and knowledge rules ask only whether it holds `${` or a knowledge section.
     expect(unpacked).toEqual([
       'packages/purchase-requests/package.yaml',
       'packages/purchase-requests/processes/purchase-request.yaml',

@@ -8,6 +8,7 @@ import { isRecord } from '../../json/guards.js';
 import { childPointer } from '../../json/pointer.js';
 import type { PackageObject } from '../../model/package.js';
 import { VARIABLE_PATTERN } from '../../model/variables.js';
+import { VARIABLE_MARK } from '../../model/text-marks.js';
 import type { InstallVariable } from '../../cel/index.js';
 
 export type CoreView =
@@ -18,7 +19,7 @@ const WHOLE_VARIABLE = /^\$\{[^}]*\}$/;
 
 /** The spec of `object` with the defaults of `variables` in place of their `${NAME}`, or the first `${NAME}` left. */
 export function coreView(object: PackageObject, variables: Readonly<Record<string, InstallVariable>>): CoreView {
-  if (!object.document.text.includes('${')) return { spec: object.spec }; // most objects: nothing to put in
+  if (!object.document.includes(VARIABLE_MARK)) return { spec: object.spec }; // most objects: nothing to put in
   let unresolved: { name: string; pointer: string } | undefined;
   const substitute = (value: unknown, pointer: string): unknown => {
     if (typeof value === 'string') {

@@ -9,6 +9,7 @@ import { childPointer } from '../../json/pointer.js';
 import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import type { Workspace } from '../../model/workspace.js';
+import { KNOWLEDGE_SECTIONS } from '../../model/text-marks.js';
 import { PLATFORM_ONTOLOGIES, platformOntology } from '../platform-ontologies/index.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { isRecord } from '../../json/guards.js';
@@ -173,9 +174,6 @@ export interface TermUse {
   pointer: string;
 }
 
-/** Where a process reads or writes the knowledge base. */
-const KNOWLEDGE_SECTIONS: ReadonlySet<string> = new Set(['memory', 'recall', 'remember', 'context']);
-const KNOWLEDGE_SECTION_TEXT = new RegExp([...KNOWLEDGE_SECTIONS].join('|'));
 /** Fields of those sections that hold values, expressions or facts — never terms. */
 const NOT_TERMS: ReadonlySet<string> = new Set(['facts', 'where', 'key', 'name', 'title', 'text', 'query', 'onTimeout', 'retrospective']);
 /** Parts of a process that hold data schemas and forms, where `kind` is a field name like any other. */
@@ -188,7 +186,7 @@ const SCHEMAS: ReadonlySet<string> = new Set(['data', 'form']);
  */
 export function knowledgeUses(process: PackageObject): TermUse[] {
   const uses: TermUse[] = [];
-  if (!KNOWLEDGE_SECTION_TEXT.test(process.document.text)) return uses; // no section written: nothing to walk
+  if (![...KNOWLEDGE_SECTIONS].some((section) => process.document.includes(section))) return uses; // no section written: nothing to walk
   const add = (term: TermUse['term'], name: unknown, pointer: string): void => {
     if (typeof name === 'string' && name !== '' && !name.includes('${') && !name.includes('{{')) uses.push({ term, name, object: process, pointer });
   };

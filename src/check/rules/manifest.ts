@@ -9,6 +9,7 @@ import { didYouMean } from '../../model/did-you-mean.js';
 import type { Package, PackageObject } from '../../model/package.js';
 import { parseRange, parseVersion, satisfies } from '../../model/semver-range.js';
 import { findVariables, type VariableUse } from '../../model/variables.js';
+import { VARIABLE_MARK } from '../../model/text-marks.js';
 import type { Finding } from '../../model/finding.js';
 import { defineRule, type RuleContext } from '../rule.js';
 import { isRecord } from '../../json/guards.js';
@@ -92,7 +93,7 @@ interface ObjectUse {
 function variableUses(pkg: Package): Map<string, ObjectUse[]> {
   const uses = new Map<string, ObjectUse[]>();
   for (const object of pkg.objects) {
-    if (!object.document.text.includes('${')) continue; // no variable written: no need to walk the spec
+    if (!object.document.includes(VARIABLE_MARK)) continue; // no variable written: no need to walk the spec
     for (const use of findVariables(object.document)) {
       const list = uses.get(use.name) ?? [];
       list.push({ object, use });

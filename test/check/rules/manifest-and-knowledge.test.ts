@@ -21,8 +21,11 @@ const root = mkdtempSync(join(tmpdir(), 'manifest-rules-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('knowledgeUses: the terms a process uses', () => {
-  const uses = (spec: Record<string, unknown>) =>
-    knowledgeUses({ spec, document: { text: JSON.stringify(spec) } } as unknown as PackageObject).map(({ term, name, pointer }) => `${term} ${name} ${pointer}`);
+  const uses = (spec: Record<string, unknown>) => {
+    const text = JSON.stringify(spec);
+    const document = { text, includes: (needle: string) => text.includes(needle) };
+    return knowledgeUses({ spec, document } as unknown as PackageObject).map(({ term, name, pointer }) => `${term} ${name} ${pointer}`);
+  };
 
   it('takes kind, kinds, relation and via under memory, recall, remember and context', () => {
     const spec = {

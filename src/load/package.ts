@@ -25,9 +25,9 @@ import { didYouMean } from '../model/did-you-mean.js';
 import { isObjectKind, OBJECT_KINDS, objectId, objectRef, type ObjectKind } from '../model/kinds.js';
 import type { DataSchema, Dictionary, Package, PackageObject, PackageSource, PackageTest, Requirement } from '../model/package.js';
 import type { SourceDocument } from '../json/document.js';
-import { loadError, type LoadResult } from './load-finding.js';
+import { loadError } from './load-finding.js';
 import { childPointer } from '../json/pointer.js';
-import { indexedSource, loadSourceFile, reason } from './source.js';
+import { loadSourceFile, reason } from './source.js';
 import { entryPath, notRegularReason } from '../fs/read.js';
 import { isRecord } from '../json/guards.js';
 import { activeParseCache } from './parse-cache.js';
@@ -108,7 +108,7 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
   if (typeof envelope.spec.version === 'string') pkg.version = envelope.spec.version;
   if (options.source !== undefined) pkg.source = options.source;
   const files = await packageFiles(realDir, findings, show);
-  const documents = await loadFiles(files.map((path) => [entryPath(realDir, path), show(entryPath(absolute, path))]));
+  const documents = await Promise.all(files.map((path) => loadSourceFile(entryPath(realDir, path), show(entryPath(absolute, path)))));
   const dataFiles = new Map<string, Promise<SourceDocument | string>>();
   for (const [index, path] of files.entries()) {
     const result = documents[index]!;
@@ -127,19 +127,6 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
     }
   }
   return { package: pkg, findings };
-}
-
-/** The documents of `files` (`[path, file as shown]`), in order: those the index holds at once, the others read and parsed. */
-async function loadFiles(files: readonly (readonly [string, string])[]): Promise<LoadResult[]> {
-  const results = new Array<LoadResult>(files.length);
-  const reading: Promise<void>[] = [];
-  files.forEach(([path, file], i) => {
-    const indexed = indexedSource(path, file);
-    if (indexed !== undefined) results[i] = indexed;
-    else reading.push(loadSourceFile(path, file).then((result) => void (results[i] = result)));
-  });
-  await Promise.all(reading);
-  return results;
 }
 
 /**

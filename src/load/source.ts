@@ -36,20 +36,6 @@ export async function loadSourceFile(path: string, file: string): Promise<LoadRe
   const cache = activeParseCache();
   const known = cache?.lookup(path, file); // unchanged since the last check: not even opened
   if (known) return known;
-  return readAndParse(path, file);
-}
-
-/**
- * The document of the file at `path` when the index holds it for the file's stat (nothing is read or parsed),
- * else undefined: a package of 10,000 unchanged files is then loaded without 10,000 promises.
- */
-export function indexedSource(path: string, file: string): LoadResult | undefined {
-  return overlaidBytes(path) === undefined ? activeParseCache()?.lookup(path, file) : undefined;
-}
-
-/** Reads and parses the file at `path` (through the index when one is set). */
-async function readAndParse(path: string, file: string): Promise<LoadResult> {
-  const cache = activeParseCache();
   const bytes = readSource(path, file);
   if (!(bytes instanceof Uint8Array)) return { findings: [bytes] };
   await nextParseTurn();

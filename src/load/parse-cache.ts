@@ -124,7 +124,7 @@ interface StoredMemo {
 
 /**
  * How a stored report's inputs were listed: by walking the package trees, or as the report it replaces listed
- * them (no folder changed since), with the stats and hashes of now.
+ * them (every folder lists the entries it listed then), with the stats and hashes of now.
  */
 export type InputsListed = 'walked' | 'as stored';
 
@@ -147,7 +147,7 @@ export interface EarlierRun {
 export type Parse = (bytes: Uint8Array, file: string) => LoadResult;
 
 export class ParseCache implements Contents {
-  /** The documents this run parsed and kept, with their records (a document of the index knows its own: `knownOf`). */
+  /** The documents this run parsed and kept, with their entries (a document of the index knows its own: `knownOf`). */
   private readonly known = new WeakMap<SourceDocument, Known>();
   private readonly salt: string;
   /** What names this workspace's files (`<workspace>-<build>.<part>`): another build's go once left alone a while. */

@@ -55,8 +55,17 @@ export interface MadeRecord {
   /** Undefined when the document is not a mapping with a mapping `spec` (the loader then reads the value). */
   head: EnvelopeHead | undefined;
   clean: string[];
-  text: string;
-  body: Body;
+  /**
+   * The text and body as read, until the shard is written; then where its contents hold them and the marks of
+   * the text (the editor server keeps one index for its life: 10,000 texts and documents stay bytes).
+   */
+  content: { text: string; body: Body } | Packed;
+}
+
+/** Where a shard's contents hold a file's text and packed body (`[textStart, bodyStart, bodyEnd]`), and the text's marks. */
+interface Packed {
+  at: [number, number, number];
+  marks: number;
 }
 
 /** A shard as written: one column a field, one entry a file, in the order of `paths`. */
@@ -113,6 +122,8 @@ export class IndexShard {
   private readonly gone = new Set<string>();
   /** How many files the shard holds. */
   private count: number;
+  /** Whether `write` wrote the shard whole once (see there). */
+  private rewritten = false;
 
   /** `columns`: the bytes of the columns file; `readContents` reads the contents file (undefined when it cannot). */
   constructor(
@@ -194,7 +205,9 @@ export class IndexShard {
 
   /** Whether the text of `entry` holds `TEXT_MARKS[mark]`. */
   holdsMark(entry: Entry, mark: number): boolean {
-    return typeof entry === 'number' ? (this.columns.marks[entry]! & (1 << mark)) !== 0 : entry.text.includes(TEXT_MARKS[mark]!);
+    if (typeof entry === 'number') return (this.columns.marks[entry]! & (1 << mark)) !== 0;
+    const { content } = entry;
+    return 'text' in content ? content.text.includes(TEXT_MARKS[mark]!) : (content.marks & (1 << mark)) !== 0;
   }
 
   /** Whether `entry` was read by this run (not packed in the shard's contents). */
@@ -204,7 +217,7 @@ export class IndexShard {
 
   /** The text of `entry` as written; undefined when the contents cannot be read (see `storedContents`). */
   text(entry: Entry): string | undefined {
-    if (typeof entry !== 'number') return entry.text;
+    if (typeof entry !== 'number' && 'text' in entry.content) return entry.content.text;
     const bytes = this.storedContents();
     if (bytes === null) return undefined;
     const [start, end] = this.span(entry, 0);
@@ -213,14 +226,14 @@ export class IndexShard {
 
   /** The length in UTF-8 of the text of `entry`. */
   textLength(entry: Entry): number {
-    if (typeof entry !== 'number') return Buffer.byteLength(entry.text);
+    if (typeof entry !== 'number' && 'text' in entry.content) return Buffer.byteLength(entry.content.text);
     const [start, end] = this.span(entry, 0);
     return end - start;
   }
 
   /** What the index keeps of the document of `entry` besides its text; undefined when the contents cannot be read. */
   body(entry: Entry): Body | undefined {
-    if (typeof entry !== 'number') return entry.body;
+    if (typeof entry !== 'number' && 'text' in entry.content) return entry.content.body;
     const bytes = this.storedContents();
     if (bytes === null) return undefined;
     const [start, end] = this.span(entry, 1);
@@ -243,13 +256,17 @@ export class IndexShard {
   /**
    * The files of the shard as it stands, the records this run made packed in them. Only the columns change when
    * no file was read anew or forgotten (a stat or a schema verdict recorded); a stored entry whose contents
-   * cannot be read is left out. The shard in memory stays as it was read (its entries keep their numbers).
+   * cannot be read is left out. Entries keep their numbers in memory; from then on the shard reads every
+   * content from the contents just written, and holds no text or document of its own (see `MadeRecord`).
    */
   write(): ShardFiles {
-    if (this.made.size === 0 && this.gone.size === 0) return { columns: serialize(this.columns), contents: undefined };
+    // Once rewritten, the columns in memory are no longer the ones on disk: every write is whole.
+    if (!this.rewritten && this.made.size === 0 && this.gone.size === 0) return { columns: serialize(this.columns), contents: undefined };
+    this.rewritten = true;
     const old = this.columns;
     const oldContents = this.storedContents();
-    const kept = oldContents === null ? [] : this.paths.filter((path) => !this.gone.has(path) && !this.made.has(path));
+    const live = this.paths.filter((path) => !this.gone.has(path) && !this.made.has(path));
+    const kept = oldContents === null ? [] : live;
     const count = kept.length + this.made.size;
     const columns: StoredColumns = {
       stamp: randomUUID().replaceAll('-', ''),
@@ -264,14 +281,17 @@ export class IndexShard {
     };
     const hashes: string[] = [];
     const parts: Uint8Array[] = [Buffer.from(columns.stamp, 'latin1')];
+    const places: [number, number, number][] = [];
     let length = 0;
     const add = (i: number, stat: ArrayLike<number>, hash: string, head: EnvelopeHead | null, clean: number, marks: number, text: Uint8Array, body: Uint8Array) => {
+      const at: [number, number, number] = [length, length + text.length, length + text.length + body.length];
       columns.marks[i] = marks;
       columns.stats.set(stat, i * 4);
       hashes.push(hash);
       columns.heads.push(head);
       columns.clean[i] = clean;
-      columns.at.set([length, length + text.length, length + text.length + body.length], i * 3);
+      columns.at.set(at, i * 3);
+      places.push(at);
       parts.push(text, body);
       length += text.length + body.length;
     };
@@ -288,10 +308,35 @@ export class IndexShard {
         const bit = columns.cleanNames.indexOf(schema);
         return bit === -1 ? sum : sum | (1 << bit);
       }, 0);
-      add(i++, made.stat ?? NO_STAT, made.hash, made.head ?? null, bits, textMarksOf(made.text), Buffer.from(made.text), serialize(made.body));
+      const [text, body, marks] = this.madeContent(made);
+      add(i++, made.stat ?? NO_STAT, made.hash, made.head ?? null, bits, marks, text, body);
     }
     columns.hashes = hashes.join('');
-    return { columns: serialize(columns), contents: Buffer.concat(parts, STAMP_LENGTH + length) };
+    const contents = Buffer.concat(parts, STAMP_LENGTH + length);
+    // Every entry now reads from what was written (unless some stored one could not be read: those keep their place).
+    if (kept.length === live.length) this.readFrom(contents.subarray(STAMP_LENGTH), kept, places, columns.marks);
+    return { columns: serialize(columns), contents };
+  }
+
+  /** The text and packed body of a record this run made, as bytes, and the marks of its text. */
+  private madeContent({ content }: MadeRecord): [Uint8Array, Uint8Array, number] {
+    if ('text' in content) return [Buffer.from(content.text), serialize(content.body), textMarksOf(content.text)];
+    const bytes = this.contents!;
+    return [bytes.subarray(content.at[0], content.at[1]), bytes.subarray(content.at[1], content.at[2]), content.marks];
+  }
+
+  /**
+   * Points the stored entries `kept` and the records this run made at `contents` (`places`, in the order they were
+   * written), and drops the records' texts and documents.
+   */
+  private readFrom(contents: Uint8Array, kept: readonly string[], places: readonly [number, number, number][], marks: Uint8Array): void {
+    kept.forEach((path, i) => this.columns.at.set(places[i]!, this.positions.get(path)! * 3));
+    let i = kept.length;
+    for (const made of this.made.values()) {
+      made.content = { at: places[i]!, marks: marks[i]! };
+      i++;
+    }
+    this.contents = contents;
   }
 
   /** The texts and packed bodies of the stored entries, read once; null when the contents file is not the columns' own. */
@@ -304,8 +349,12 @@ export class IndexShard {
     return this.contents;
   }
 
-  /** Where the contents hold the text (`part` 0) or the packed body (1) of the stored entry `entry`. */
-  private span(entry: number, part: 0 | 1): [number, number] {
+  /** Where the contents hold the text (`part` 0) or the packed body (1) of `entry` (a stored entry, or a record packed). */
+  private span(entry: Entry, part: 0 | 1): [number, number] {
+    if (typeof entry !== 'number') {
+      const { at } = entry.content as Packed;
+      return [at[part], at[part + 1]!];
+    }
     const at = entry * 3 + part;
     return [this.columns.at[at]!, this.columns.at[at + 1]!];
   }

@@ -247,7 +247,7 @@ export class ParseCache implements Contents {
     // A record of other bytes would speak for this file when a later run compares it by its hash: it goes.
     if (entry !== undefined) this.forget(path);
     if (result.document && body) {
-      const record: MadeRecord = { stat, hash, head: envelopeHead(body.value), clean: [], text: result.document.text, body };
+      const record: MadeRecord = { stat, hash, head: envelopeHead(body.value), clean: [], content: { text: result.document.text, body } };
       this.keep(path, record);
       this.known.set(result.document, { path, shard, entry: record });
     }
@@ -387,7 +387,7 @@ export class ParseCache implements Contents {
     const body = document && findings.length === 0 ? bodyOfDocument(document) : undefined;
     const [textBefore, bodyBefore] = [shard.text(entry), shard.body(entry)];
     if (document === undefined || body === undefined || textBefore === undefined || bodyBefore === undefined || !sameDocument(textBefore, bodyBefore, document.text, body)) return undefined;
-    this.keep(path, { stat: this.trusted(stat), hash: now, head: shard.head(entry), clean: shard.cleanSchemas(entry), text: document.text, body });
+    this.keep(path, { stat: this.trusted(stat), hash: now, head: shard.head(entry), clean: shard.cleanSchemas(entry), content: { text: document.text, body } });
     return now;
   }
 

@@ -192,4 +192,48 @@ describe('stored reports of the workspace index', () => {
     expect(left).toContain(planted.otherWorkspace);
     expect(left).toContain(own);
   });
+
+  it('reads every document right after its shard was written, and again after a second write in the same run', async () => {
+    const cache = join(ROOT, 'rewrite-cache');
+    const dir = join(WORKSPACE, 'rewrite');
+    mkdirSync(dir, { recursive: true });
+    const source = (i: number, name = `Role ${i}`) => `apiVersion: taimen.ai/v1\nkind: Role\nkey: role-${i}\nspec: {name: ${name}}\n`;
+    const files = Array.from({ length: 100 }, (_, i) => join(dir, `role-${i}.yaml`)); // a few to a shard, in every shard
+    files.forEach((file, i) => writeFileSync(file, source(i)));
+    await settle();
+    /** One run of the index over every file: its documents, as `lookup` or `load` gave them. */
+    const loadAll = async (index: ParseCache): Promise<SourceDocument[]> => {
+      useParseCache(index);
+      try {
+        return await Promise.all(files.map(async (file) => (await loadSourceFile(file, file)).document!));
+      } finally {
+        useParseCache(undefined);
+      }
+    };
+    const expectRead = (index: ParseCache, documents: SourceDocument[], texts: string[], when: string) => {
+      documents.forEach((document, i) => {
+        expect(document.text, `${when}: ${files[i]}`).toBe(texts[i]);
+        expect((document.value as { spec: unknown }).spec, when).toEqual({ name: texts[i]!.match(/name: (.*)\}/)![1] });
+        expect(index.writtenText(files[i]!), when).toBe(texts[i]);
+      });
+    };
+    const first = new ParseCache(cache, WORKSPACE);
+    const parsed = await loadAll(first);
+    first.flush();
+    const texts = files.map((_, i) => source(i));
+    expectRead(first, parsed, texts, 'parsed, then written');
+
+    writeFileSync(files[0]!, source(0, 'An edited and longer name'));
+    texts[0] = source(0, 'An edited and longer name');
+    await settle();
+    const second = new ParseCache(cache, WORKSPACE);
+    const documents = await loadAll(second);
+    expect(documents[1]!.text).toBe(texts[1]); // one stored entry read before the write
+    second.flush();
+    expectRead(second, documents, texts, 'after the write');
+    second.markClean(documents[2]!, 'object');
+    second.flush();
+    expectRead(second, documents, texts, 'after a second write');
+    expectRead(new ParseCache(cache, WORKSPACE), await loadAll(new ParseCache(cache, WORKSPACE)), texts, 'the next run');
+  });
 });

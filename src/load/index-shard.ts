@@ -109,7 +109,7 @@ const STAMP_LENGTH = 32;
  */
 export type Entry = number | MadeRecord;
 
-/** The shard of an index, as read from its files, with this run's records (written by `write`; the shard stays as read). */
+/** The shard of an index, as read from its files, with this run's records (written by `write`; its entries keep their numbers). */
 export class IndexShard {
   private readonly columns: StoredColumns;
   private readonly paths: string[];

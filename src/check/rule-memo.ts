@@ -15,11 +15,10 @@
  *   the kinds it listed (their identities for `visibleIds` and `suggest`, their documents for `declared`).
  *
  * A lookup resolves to the same file while the ground and the objects of its kind (their packages, identities
- * and files, in order) are as they were: the memo keeps a digest of those for each kind looked up
- * (`found:<kind>`), so that the 12,500 lookups of 10,000 unchanged objects are not made again — only the
- * documents they found are compared. Where a kind changed, each lookup of it is made again.
+ * and files, in order) are as they were: the memo keeps those for each kind looked up (`ids:<kind>` and
+ * `files:<kind>`, as for the kinds listed), so that the 12,500 lookups of 10,000 unchanged objects are not made
+ * again — only the documents they found are compared. Where a kind changed, each lookup of it is made again.
  */
-import { createHash } from 'node:crypto';
 import type { SourceDocument } from '../json/document.js';
 import type { Finding } from '../model/finding.js';
 import type { ObjectKind } from '../model/kinds.js';
@@ -34,7 +33,7 @@ export interface RuleMemo {
   runs: Record<string, Map<string, Run>>;
   /**
    * What each kind some run listed was when the memo was made (see `Asked.kinds`), by `ids:<kind>` or
-   * `files:<kind>`; and by `found:<kind>`, a digest of what each kind some run looked up in held (see above).
+   * `files:<kind>`; the kinds some run looked up in are kept the same way (see above).
    */
   kinds: Map<string, string>;
 }
@@ -88,8 +87,8 @@ export class Recall {
   /** Each object's name among the runs (`subjectKey`), made once a check rather than once a rule. */
   private readonly subjects = new Map<PackageObject, string>();
   private readonly kindsChanged = new Map<string, boolean>();
-  /** `foundChanged` by kind (asked once a lookup: 12,500 of them for 10,000 objects). */
-  private readonly lookupsChanged = new Map<string, boolean>();
+  /** `lookupsChanged` by kind (asked once a lookup: 12,500 of them for 10,000 objects). */
+  private readonly kindsLookedUpChanged = new Map<string, boolean>();
   /** `kindNow` of each kind asked, made once (compared with the earlier memo, then kept in this one). */
   private readonly kindsNow = new Map<string, string>();
   /** Runs taken from the earlier memo, and runs in all (see `ObjectRuns`). */
@@ -123,8 +122,7 @@ export class Recall {
     runs.set(this.subjectOf(object), run);
     for (const kind of run.kinds) if (!this.memo.kinds.has(kind)) this.memo.kinds.set(kind, this.kindNow(kind));
     for (let at = 1; at < run.lookups.length; at += 4) {
-      const found = `found:${run.lookups[at]!}`;
-      if (!this.memo.kinds.has(found)) this.memo.kinds.set(found, this.kindNow(found));
+      for (const listed of lookedUpKinds(run.lookups[at]!)) if (!this.memo.kinds.has(listed)) this.memo.kinds.set(listed, this.kindNow(listed));
     }
   }
 
@@ -142,7 +140,7 @@ export class Recall {
     const { lookups } = run;
     for (let at = 0; at < lookups.length; at += 4) {
       const [kind, file] = [lookups[at + 1]!, lookups[at + 3]!];
-      if (this.foundChanged(kind)) {
+      if (this.lookupsChanged(kind)) {
         const found = this.workspace.lookup(lookups[at]!, kind as ObjectKind, lookups[at + 2]!);
         if ((found?.file ?? '') !== file || (found !== undefined && this.changedSince(found.document))) return true;
       } else if (file !== '' && this.fileChanged(file)) {
@@ -152,10 +150,13 @@ export class Recall {
     return run.kinds.some((kind) => this.kindChanged(kind));
   }
 
-  /** Whether what a lookup of `kind` finds may differ from what it found in the earlier check (see `found:<kind>`). */
-  private foundChanged(kind: string): boolean {
-    let changed = this.lookupsChanged.get(kind);
-    if (changed === undefined) this.lookupsChanged.set(kind, (changed = this.kindChanged(`found:${kind}`)));
+  /** Whether what a lookup of `kind` finds may differ from what it found in the earlier check: its objects differ. */
+  private lookupsChanged(kind: string): boolean {
+    let changed = this.kindsLookedUpChanged.get(kind);
+    if (changed === undefined) {
+      changed = lookedUpKinds(kind).some((listed) => this.previous?.kinds.get(listed) !== this.kindNow(listed));
+      this.kindsLookedUpChanged.set(kind, changed);
+    }
     return changed;
   }
 
@@ -174,17 +175,12 @@ export class Recall {
     return changed;
   }
 
-  /**
-   * What `ids:<kind>` or `files:<kind>` is now: the identities (with their packages) or the files of the kind's
-   * objects; what `found:<kind>` is: a digest of both, in order (a cache key: node's hash).
-   */
+  /** What `ids:<kind>` or `files:<kind>` is now: the identities (with their packages) or the files of the kind's objects. */
   private kindNow(kind: string): string {
     let now = this.kindsNow.get(kind);
     if (now === undefined) {
       const objects = this.objectsOf(kind);
-      if (kind.startsWith('ids:')) now = objects.map((object) => `${object.package}\0${object.id}`).join('\n');
-      else if (kind.startsWith('files:')) now = objects.map((object) => object.file).join('\n');
-      else now = createHash('sha256').update(objects.map((object) => `${object.package}\0${object.id}\0${object.file}`).join('\n')).digest('hex');
+      now = kind.startsWith('ids:') ? objects.map((object) => `${object.package}\0${object.id}`).join('\n') : objects.map((object) => object.file).join('\n');
       this.kindsNow.set(kind, now);
     }
     return now;
@@ -205,6 +201,11 @@ export class Recall {
     if (changed === undefined) this.changed.set(document, (changed = this.memory.changedSince(document)));
     return changed;
   }
+}
+
+/** What the memo keeps of a kind looked up in: its identities and its files (see `Recall.lookupsChanged`). */
+function lookedUpKinds(kind: string): [string, string] {
+  return [`ids:${kind}`, `files:${kind}`];
 }
 
 /** Names an object among the runs of a rule. */

@@ -4,7 +4,13 @@
  * directory lists.
  */
 import { readFileSync, type Stats, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
+
+/** Whether `path` lies inside the folder `dir` (and is not `dir` itself). */
+export function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
 
 /** What a path that is not a regular file is, in words ('it' for anything without a better name). */
 export function describeFileType(info: Stats): string {

@@ -194,12 +194,9 @@ export class IndexShard {
       entry.clean.push(schema);
       return true;
     }
-    const { cleanNames, clean } = this.columns;
-    if (!cleanNames.includes(schema)) {
-      if (cleanNames.length >= MAX_CLEAN_NAMES) return false;
-      cleanNames.push(schema);
-    }
-    clean[entry]! |= 1 << cleanNames.indexOf(schema);
+    const bit = cleanBit(this.columns.cleanNames, schema);
+    if (bit === -1) return false;
+    this.columns.clean[entry]! |= 1 << bit;
     return true;
   }
 
@@ -297,15 +294,12 @@ export class IndexShard {
     };
     kept.forEach((path, i) => {
       const at = this.positions.get(path)!;
-      const [textStart, bodyStart, bodyEnd] = [old.at[at * 3]!, old.at[at * 3 + 1]!, old.at[at * 3 + 2]!];
-      add(i, old.stats.subarray(at * 4, at * 4 + 4), this.hash(at), old.heads[at] ?? null, old.clean[at]!, old.marks[at]!,
-        oldContents!.subarray(textStart, bodyStart), oldContents!.subarray(bodyStart, bodyEnd));
+      add(i, old.stats.subarray(at * 4, at * 4 + 4), this.hash(at), old.heads[at] ?? null, old.clean[at]!, old.marks[at]!, ...this.parts(at, oldContents!));
     });
     let i = kept.length;
     for (const made of this.made.values()) {
       const bits = made.clean.reduce((sum, schema) => {
-        if (!columns.cleanNames.includes(schema) && columns.cleanNames.length < MAX_CLEAN_NAMES) columns.cleanNames.push(schema);
-        const bit = columns.cleanNames.indexOf(schema);
+        const bit = cleanBit(columns.cleanNames, schema);
         return bit === -1 ? sum : sum | (1 << bit);
       }, 0);
       const [text, body, marks] = this.madeContent(made);
@@ -319,10 +313,15 @@ export class IndexShard {
   }
 
   /** The text and packed body of a record this run made, as bytes, and the marks of its text. */
-  private madeContent({ content }: MadeRecord): [Uint8Array, Uint8Array, number] {
+  private madeContent(made: MadeRecord): [Uint8Array, Uint8Array, number] {
+    const { content } = made;
     if ('text' in content) return [Buffer.from(content.text), serialize(content.body), textMarksOf(content.text)];
-    const bytes = this.contents!;
-    return [bytes.subarray(content.at[0], content.at[1]), bytes.subarray(content.at[1], content.at[2]), content.marks];
+    return [...this.parts(made, this.contents!), content.marks];
+  }
+
+  /** The bytes of the text and of the packed body of `entry` (a stored entry, or a record packed) in `contents`. */
+  private parts(entry: Entry, contents: Uint8Array): [Uint8Array, Uint8Array] {
+    return [contents.subarray(...this.span(entry, 0)), contents.subarray(...this.span(entry, 1))];
   }
 
   /**
@@ -358,6 +357,15 @@ export class IndexShard {
     const at = entry * 3 + part;
     return [this.columns.at[at]!, this.columns.at[at + 1]!];
   }
+}
+
+/**
+ * The bit of `schema` among the schema verdicts `names` (added when new); -1 past `MAX_CLEAN_NAMES` names, when the
+ * verdict is not kept (only a later run is slower).
+ */
+function cleanBit(names: string[], schema: string): number {
+  if (!names.includes(schema) && names.length < MAX_CLEAN_NAMES) names.push(schema);
+  return names.indexOf(schema);
 }
 
 /** Whether `a` is the stat at `at` in `b` (a stat, or packed stats). */

@@ -30,9 +30,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import { replaceFileSync } from '../fs/write.js';
 import { Refusal } from '../fs/refusal.js';
-import { entryPath } from '../fs/read.js';
+import { entryPath, isInside } from '../fs/read.js';
 import { createRequire } from 'node:module';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { Span } from '../json/document.js';
@@ -430,14 +430,12 @@ export class ParseCache implements Contents {
     const hashes: string[] = [];
     const seen = new Set<string>();
     const add = (path: string, stat: StatKey | undefined): boolean => {
-      const trusted = this.trusted(stat);
-      // A file read as a document is known by its bytes too: a racy stat then only costs a comparison.
-      const hash = this.used.has(path) ? this.hashOfFile(path) : undefined;
-      if (trusted === undefined && hash === undefined) return false;
+      const input = this.inputOf(path, stat, this.used.has(path));
+      if (input === undefined) return false;
       seen.add(path);
       paths.push(path);
-      stats.push(...(trusted ?? RACY));
-      hashes.push(hash ?? NO_HASH);
+      stats.push(...input[0]);
+      hashes.push(input[1]);
       return true;
     };
     // The trees first: most loaded files are in them, and each path is stat'ed once.
@@ -446,6 +444,17 @@ export class ParseCache implements Contents {
       listed.every((path) => seen.has(path) || add(path, statOf(path) ?? ABSENT)) &&
       [...this.used].every((path) => seen.has(path) || add(path, this.statsSeen.get(path) ?? statOf(path)));
     return complete ? { paths: paths.join('\0'), stats: Float64Array.from(stats), hashes: hashes.join('') } : undefined;
+  }
+
+  /**
+   * What a stored report records of the input `path` with the stat `stat`: the stat when it can be trusted (else
+   * `RACY`), and the hash of a file loaded as a document (`used`; else `NO_HASH`) — a racy stat then only costs a
+   * comparison of bytes. Undefined when it has neither: the report cannot be stored.
+   */
+  private inputOf(path: string, stat: StatKey | undefined, used: boolean): [StatKey, string] | undefined {
+    const trusted = this.trusted(stat);
+    const hash = used ? this.hashOfFile(path) : undefined;
+    return trusted === undefined && hash === undefined ? undefined : [trusted ?? RACY, hash ?? NO_HASH];
   }
 
   /**
@@ -477,12 +486,11 @@ export class ParseCache implements Contents {
       if (folderNow !== folderBefore) return undefined;
       // A file renamed over another (as `sed -i` and many editors save) changes its folder, not its listing. (A
       // folder outside the trees is an input by its stat alone: where packages are looked for.)
-      if (folderNow && trees.some((tree) => isWithin(tree, path)) && !sameListing(path, (children ??= childrenOf(paths)).get(path))) return undefined;
-      const trusted = this.trusted(now);
-      const hash = used ? this.hashOfFile(path) : undefined;
-      if (trusted === undefined && hash === undefined) return undefined;
-      stats.set(trusted ?? RACY, i * 4);
-      hashes.set(i, hash ?? NO_HASH);
+      if (folderNow && trees.some((tree) => tree === path || isInside(tree, path)) && !sameListing(path, (children ??= childrenOf(paths)).get(path))) return undefined;
+      const input = this.inputOf(path, now, used);
+      if (input === undefined) return undefined;
+      stats.set(input[0], i * 4);
+      hashes.set(i, input[1]);
     }
     if (usedFound !== this.used.size || listedFound !== wanted.size) return undefined;
     const restated = hashes.size === 0 ? before.inputs.hashes : paths.map((_, i) => hashes.get(i) ?? hashAt(before.inputs.hashes, i)).join('');
@@ -829,11 +837,6 @@ function walkTree(root: string, add: (path: string, stat: StatKey | undefined) =
     if (entry.isDirectory() ? !walkTree(path, add, stat) : !add(path, stat(path) ?? ABSENT)) return false;
   }
   return true;
-}
-
-/** Whether `path` is the folder `tree` or inside it. */
-function isWithin(tree: string, path: string): boolean {
-  return path === tree || path.startsWith(tree.endsWith(sep) ? tree : `${tree}${sep}`);
 }
 
 /** The stored paths under each folder among `paths` (listed by `walkTree`), by folder. */

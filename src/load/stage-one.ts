@@ -61,7 +61,7 @@ async function schemaVerdicts(loaded: Loaded): Promise<Map<SourceDocument, Findi
   const cache = activeParseCache();
   const verdicts = new Map<SourceDocument, Finding[]>();
   for (const [document, schema] of schemaTargets(loaded)) {
-    if (cache?.isClean(document, schema)) continue; // asked here: a turn of the event loop each costs 10,000 of them
+    if (cache?.isClean(document, schema)) continue; // validated clean by this build before (see `SchemaMemo`)
     const problems = await schemaFindings(document, schema, cache);
     if (problems.length > 0) verdicts.set(document, problems);
   }

@@ -3,7 +3,8 @@
  * file and must stay in the package. Each file is read once per check.
  */
 import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
+import { isInside } from '../../fs/read.js';
 import type { SourceDocument } from '../../json/document.js';
 import { valueAt } from '../../json/pointer.js';
 import { parseSource } from '../../load/source.js';
@@ -60,7 +61,3 @@ function loadSchemaFile(root: string, target: string): SourceDocument | SchemaRe
   return loaded.document ?? { reason: 'not-loading', detail: loaded.findings[0]?.message ?? 'unreadable' };
 }
 
-function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-}

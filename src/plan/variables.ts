@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { VARIABLE_PATTERN, forEachVariable } from '../model/variables.js';
+import { VARIABLE_MARK } from '../model/text-marks.js';
 import type { Installation } from '../model/installation.js';
 import type { Package } from '../model/package.js';
 import type { CoreClient } from '../client/client.js';
@@ -162,10 +163,16 @@ function declarationsOf(pkg: Package): Record<string, Declaration> {
     .map(([name, declaration]) => [name, (typeof declaration === 'object' && declaration !== null ? declaration : {}) as Declaration]));
 }
 
-/** The names of the `${NAME}` written under `spec` of the package's objects (where is check's business). */
+/**
+ * The names of the `${NAME}` written under `spec` of the package's objects (where is check's business). An
+ * object whose text holds no `${` has none — the files are substituted as text — and its value is not read:
+ * the check's index answers that question without opening the document.
+ */
 function usedNames(pkg: Package): string[] {
   const names: string[] = [];
-  for (const object of pkg.objects) forEachVariable(object.document.value, (match) => names.push(match[1]!));
+  for (const object of pkg.objects) {
+    if (object.document.includes(VARIABLE_MARK)) forEachVariable(object.document.value, (match) => names.push(match[1]!));
+  }
   return names;
 }
 

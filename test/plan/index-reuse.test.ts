@@ -6,7 +6,7 @@
  * over HTTP; the clock is held still so that two plans of the same state are the same bytes (`createdAt`).
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ParseCache, useParseCache } from '../../src/load/parse-cache.js';
 import { apply } from '../../src/plan/apply.js';
@@ -41,10 +41,11 @@ afterAll(async () => {
 });
 
 /** Runs `work` with the workspace index over `cacheDir` opened anew (a CLI run), or with no index (a library call). */
-async function withIndex<T>(index: boolean, work: () => Promise<T>): Promise<T> {
-  useParseCache(index ? new ParseCache(cacheDir, scratch.dir) : undefined);
+async function withIndex<T>(index: boolean, work: (cache: ParseCache | undefined) => Promise<T>): Promise<T> {
+  const cache = index ? new ParseCache(cacheDir, scratch.dir) : undefined;
+  useParseCache(cache);
   try {
-    return await work();
+    return await work(cache);
   } finally {
     useParseCache(undefined);
   }
@@ -70,6 +71,29 @@ describe('plan with the check index', () => {
     expect(warm.shown).toContain('no changes');
     expect(warm.bytes).toBe(cold.bytes);
     expect(warm.shown).toBe(cold.shown);
+  });
+
+  it('opens, when nothing changed, only the documents whose values it reads', async () => {
+    const opened = await withIndex(true, async (cache) => {
+      await plan({ install: scratch.install, server: core.url, out: planFile, processEnv: subjectEnv(EXAMPLE, core) });
+      return cache!.unpacked().map((file) => relative(scratch.dir, resolve(file)));
+    });
+    // Read: the installation and the manifest (envelopes, variables), the data schema the process names, the
+    // objects whose text writes a `${NAME}` (the names they use), and the objects of the installer's sections —
+    // the catalog's kinds, the knowledge packs, the notification rules — whose specs the plan compares with
+    // the core's. Not read: the task types, views, components, calendars, dictionaries and the agents that
+    // write no variable; the core gets every file's text as it stands.
+    const pkg = 'packages/field-maintenance';
+    expect(opened).toEqual([
+      'packages.yaml', `${pkg}/package.yaml`, `${pkg}/schemas/work-order.yaml`,
+      `${pkg}/agents/maintenance-skills.yaml`, `${pkg}/agents/telematics-observer.yaml`, `${pkg}/processes/work-order.yaml`,
+      `${pkg}/rules/service-interval-due.yaml`, `${pkg}/skills/parts.availability.yaml`,
+      `${pkg}/workspace-types/depot.yaml`, `${pkg}/workspace-types/service-region.yaml`, `${pkg}/capabilities/fault-diagnosis.yaml`,
+      `${pkg}/connection-types/fleet-telematics.yaml`, `${pkg}/roles/field-technician.yaml`, `${pkg}/roles/maintenance-planner.yaml`,
+      `${pkg}/roles/stores-manager.yaml`, `${pkg}/skills/fault.diagnose.yaml`, `${pkg}/skills/parts.order.yaml`,
+      `${pkg}/artifact-types/inspection-report.yaml`, `${pkg}/project-templates/site-overhaul.yaml`,
+      `${pkg}/knowledge-packs/equipment.yaml`, `${pkg}/notification-rules/parts-approval-requested.yaml`,
+    ]);
   });
 
   it('sees a changed value: the change is planned, as without the index, and the new verdict is stored', async () => {

@@ -21,6 +21,7 @@ import { lineStartsOf, loadError, positionAt } from './load-finding.js';
 import { overlaidBytes } from './overlay.js';
 import { activeParseCache } from './parse-cache.js';
 import { parseYaml } from './yaml.js';
+import { holdYoungGeneration } from './young-generation.js';
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 const LENIENT_UTF8 = new TextDecoder('utf-8');
@@ -74,6 +75,7 @@ let parseTurn: Promise<void> = Promise.resolve();
  * loop instead lets the local core answer other requests (a health check) between two files of a large package.
  */
 function nextParseTurn(): Promise<void> {
+  holdYoungGeneration();
   parseTurn = parseTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
   return parseTurn;
 }

@@ -1,0 +1,27 @@
+/**
+ * A check keeps every document it loads until its rules have run, so nearly every young object survives, and
+ * V8 answers by growing its young generation to its largest (two semi-spaces of 16 MB): ~16 MiB more peak
+ * memory on 10,000 files, and no time saved — the survivors are promoted either way (measured: the same CPU
+ * with the young generation held at half that size). `--max-semi-space-size` says so only as a flag of the node
+ * process, which the CLI cannot give itself; the growth factor is read each time V8 grows the young
+ * generation, so the loader stops the growth once the young generation has reached two semi-spaces of 8 MB.
+ */
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+/** The size of the young generation (both semi-spaces) past which it does not grow. */
+export const YOUNG_GENERATION_HELD_AT = 16 * 1024 * 1024;
+/** Files parsed between two looks at the young generation (a look costs a few microseconds). */
+const LOOK_EVERY = 64;
+
+let held = false;
+let parsed = 0;
+
+/** Called for each file parsed: holds the young generation where it is once it has reached `YOUNG_GENERATION_HELD_AT`. */
+export function holdYoungGeneration(): void {
+  if (held || ++parsed % LOOK_EVERY !== 0) return;
+  const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+  if (young !== undefined && young.space_size >= YOUNG_GENERATION_HELD_AT) {
+    setFlagsFromString('--semi-space-growth-factor=1');
+    held = true;
+  }
+}

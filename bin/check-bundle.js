@@ -6,7 +6,23 @@
 import { readFileSync, statSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
+
+/**
+ * The V8 flags a lean job runs with: bin/run.js sets them before it loads the job's bundle, and the build before
+ * it records the jobs' code caches, since V8 takes a code cache only under the flags it was recorded with.
+ * (check-reuse, which prints a stored report, runs before them: after a flag changes, V8 also refuses node's
+ * own cache of each module node loads, ~4 ms for that small job.) A run is short: under V8's default budget a
+ * function goes to the optimising compiler after a few thousand calls, which the per-file loops of a check
+ * reach and then barely use, and the compiler's threads cost a fifth of a check's CPU. Sixteen times the
+ * budget optimises only what stays hot (docs/performance.md).
+ */
+export const PROCESS_V8_FLAGS = ['--interrupt-budget=1081344'];
+
+export function useProcessV8Flags() {
+  for (const flag of PROCESS_V8_FLAGS) setFlagsFromString(flag);
+}
 
 /** A CommonJS file run from V8's code cache `<file without .cjs>.v8` when there is one. */
 function runCached(file) {

@@ -2,12 +2,13 @@
 // A plain `check` (pre-commit hooks, editors), a plain `test` in process (CI), a plain `graph` (an author
 // drawing a process between two edits) and a plain `plan` against a remote core (CD) take a lean path that does not load the command framework; anything it
 // does not fully understand — help, usage errors, every other command — goes to oclif.
+import { loadBundle, useProcessV8Flags } from './check-bundle.js';
+
 const LEAN = { check: 'runCheckFast', test: 'runTestFast', graph: 'runGraphFast', plan: 'runPlanFast' };
 const name = process.argv[2];
 if (Object.hasOwn(LEAN, name)) {
   const { fileURLToPath } = await import('node:url');
   const { createRequire } = await import('node:module');
-  const { loadBundle } = await import('./check-bundle.js');
   const root = fileURLToPath(new URL('..', import.meta.url));
   const { version } = createRequire(import.meta.url)('../package.json');
   // A check whose stored report still stands is printed by a small bundle, without loading the checking code;
@@ -16,6 +17,7 @@ if (Object.hasOwn(LEAN, name)) {
   const reuse = name === 'check' ? loadBundle(root, 'check-reuse')?.module : undefined;
   let look;
   const reused = await reuse?.runReusedCheckFast(argv, version, (seen) => void (look = seen));
+  if (reused === undefined) useProcessV8Flags(); // before the job's bundle: its code cache was recorded under them
   const job = reused === undefined ? (loadBundle(root, name)?.module ?? (await import(`../dist/cli/${name}.js`))) : undefined;
   const exitCode = reused ?? (await job[LEAN[name]](argv, version, look));
   if (exitCode !== undefined) process.exitCode = exitCode;

@@ -5,8 +5,11 @@
  * with the young generation held at half that size). `--max-semi-space-size` says so only as a flag of the node
  * process, which the CLI cannot give itself; the growth factor is read each time V8 grows the young
  * generation, so the loader stops the growth once the young generation has reached two semi-spaces of 8 MB.
+ * V8 takes a code cache only under the flags it was made with: the validators, loaded from theirs on first
+ * use, are loaded before the flag changes (a run that holds the young generation has files to validate).
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { loadValidators } from '../schema/validators.js';
 
 /** The size of the young generation (both semi-spaces) past which it does not grow. */
 export const YOUNG_GENERATION_HELD_AT = 16 * 1024 * 1024;
@@ -21,6 +24,7 @@ export function holdYoungGeneration(): void {
   if (held || ++parsed % LOOK_EVERY !== 0) return;
   const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
   if (young !== undefined && young.space_size >= YOUNG_GENERATION_HELD_AT) {
+    loadValidators(); // from their code cache, which V8 would refuse under the changed flag
     setFlagsFromString('--semi-space-growth-factor=1');
     held = true;
   }

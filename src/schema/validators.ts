@@ -25,10 +25,18 @@ let runtimeAjv: Promise<Ajv2020> | undefined;
 export async function validatorFor(name: SchemaName): Promise<ValidateFunction> {
   const known = cache.get(name);
   if (known) return known;
-  precompiled ??= loadPrecompiled();
+  loadValidators();
   const validate = precompiled?.[PRECOMPILED_EXPORTS[name]] ?? (await compileAtRunTime(name));
   cache.set(name, validate);
   return validate;
+}
+
+/**
+ * Loads the precompiled validators now rather than on first use: V8 takes their code cache only under the
+ * flags it was made with, so whoever changes a V8 flag in the middle of a run loads them first.
+ */
+export function loadValidators(): void {
+  precompiled ??= loadPrecompiled();
 }
 
 /** Set by the bundled `check` (bin/check-bundle.js): the validators run from V8's code cache, loaded on first use. */

@@ -15,6 +15,7 @@ const EMITTERS = ['src/check', 'src/load', 'src/sources', 'src/lock', 'src/plan'
 /** The snake_case words of those sources that are no code of package-sdk, and what they are. */
 const NOT_CODES: Record<string, string> = {
   node_modules: 'a folder the cache pruning leaves alone',
+  new_space: "V8's name of the young generation's heap space",
   workspace_type: "the core's etag of workspace types",
   secret_ref: 'a field name the secret scanner knows',
   invalid_credentials: 'a code of the core: a 401 a fresh credential may cure',

@@ -10,13 +10,13 @@ import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
 
 /**
- * The V8 flags a lean job runs with: bin/run.js sets them before it loads the job's bundle, and the build before
- * it records the jobs' code caches, since V8 takes a code cache only under the flags it was recorded with.
- * (check-reuse, which prints a stored report, runs before them: after a flag changes, V8 also refuses node's
- * own cache of each module node loads, ~4 ms for that small job.) A run is short: under V8's default budget a
- * function goes to the optimising compiler after a few thousand calls, which the per-file loops of a check
- * reach and then barely use, and the compiler's threads cost a fifth of a check's CPU. Sixteen times the
- * budget optimises only what stays hot (docs/performance.md).
+ * The V8 flags a lean job runs with. V8 takes a code cache only under the flags it was recorded with, and after
+ * a flag changes it also refuses node's own cache of each module node loads then (~4 ms for a check). So bin/run.js
+ * sets them once the job's bundle is loaded with the modules it requires, and the build records the bundles'
+ * caches under V8's defaults and the validators' (loaded on first use) under these. A run is short: under V8's
+ * default budget a function goes to the optimising compiler after a few thousand calls, which the per-file loops
+ * of a check reach and then barely use, and the compiler's threads cost a fifth of a check's CPU. Sixteen times
+ * the budget optimises only what stays hot (docs/performance.md).
  */
 export const PROCESS_V8_FLAGS = ['--interrupt-budget=1081344'];
 
@@ -26,7 +26,7 @@ export function useProcessV8Flags() {
 
 /** A CommonJS file run from V8's code cache `<file without .cjs>.v8` when there is one. */
 function runCached(file) {
-  const code = readFileSync(file, 'utf8');
+  const code = readFileSync(file, 'latin1'); // the build writes bundles in ASCII: a one-byte read, no UTF-8 to decode
   let cachedData;
   try {
     cachedData = readFileSync(file.replace(/\.cjs$/, '.v8'));

@@ -13,12 +13,13 @@ if (Object.hasOwn(LEAN, name)) {
   const { version } = createRequire(import.meta.url)('../package.json');
   // A check whose stored report still stands is printed by a small bundle, without loading the checking code;
   // when that bundle asked the index and printed nothing, the full job takes what it saw and does not ask again.
+  // A check without the index (--no-cache) has no stored report to print.
   const argv = process.argv.slice(3);
-  const reuse = name === 'check' ? loadBundle(root, 'check-reuse')?.module : undefined;
+  const reuse = name === 'check' && !argv.includes('--no-cache') ? loadBundle(root, 'check-reuse')?.module : undefined;
   let look;
   const reused = await reuse?.runReusedCheckFast(argv, version, (seen) => void (look = seen));
-  if (reused === undefined) useProcessV8Flags(); // before the job's bundle: its code cache was recorded under them
   const job = reused === undefined ? (loadBundle(root, name)?.module ?? (await import(`../dist/cli/${name}.js`))) : undefined;
+  if (job) useProcessV8Flags();
   const exitCode = reused ?? (await job[LEAN[name]](argv, version, look));
   if (exitCode !== undefined) process.exitCode = exitCode;
 }

@@ -5,11 +5,13 @@
  * Python's, and a schema is never refused for what the core might take.
  *
  * The build precompiles the metaschema (scripts/build-validators.mjs), as it does the public schemas: compiling
- * it costs more than checking a package. From sources ajv compiles it on first use.
+ * it costs more than checking a package. The bundled `check` has it with the validators, from their code cache.
+ * From sources ajv compiles it on first use.
  */
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020, Options } from 'ajv/dist/2020.js';
+import { bundledValidator } from './validators.js';
 
 /** The first way a schema is not a JSON Schema: where in the schema (a JSON Pointer), and what is wrong there. */
 export interface JsonSchemaProblem {
@@ -31,6 +33,8 @@ const PRECOMPILED = '../schema/metaschema.generated.cjs';
 let validate: ValidateFunction | undefined;
 
 function metaschema(): ValidateFunction {
+  if (validate !== undefined) return validate;
+  validate = bundledValidator('jsonSchema');
   if (validate !== undefined) return validate;
   const require = createRequire(import.meta.url);
   try {

@@ -43,6 +43,15 @@ export function loadValidators(): void {
 const BUNDLED = Symbol.for('package-sdk.validators');
 
 /**
+ * A validator the bundled `check` offers beside the public schemas' (the metaschema, `jsonSchema`), from the
+ * same code cache; undefined when running from the modules.
+ */
+export function bundledValidator(exportName: string): ValidateFunction | undefined {
+  const bundled = (globalThis as Record<symbol, unknown>)[BUNDLED] as (() => Record<string, ValidateFunction>) | undefined;
+  return bundled?.()[exportName];
+}
+
+/**
  * CommonJS (ajv's standalone code requires its runtime helpers and formats), loaded with `require`: an ESM
  * `import` of it would first scan the whole 1.5 MB module for export names. The bundled `check` provides them
  * from V8's code cache.

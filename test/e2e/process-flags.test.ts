@@ -8,7 +8,7 @@
  * process of its own, since V8's flags are the process's.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { ROOT } from '../support/cli.js';
 function inProcess(body: string): unknown {
   if (!existsSync(join(ROOT, 'dist/cli/check.bundle.v8'))) throw new Error('build first: npm run build (npm test does it)');
   const script = `
+    import { setFlagsFromString } from 'node:v8';
     import { loadBundle, useProcessV8Flags } from ${JSON.stringify(pathToFileURL(join(ROOT, 'bin/check-bundle.js')).href)};
     const root = ${JSON.stringify(`${ROOT}/`)};
     ${body}`;
@@ -27,27 +28,31 @@ function inProcess(body: string): unknown {
 }
 
 describe('the V8 flags of a lean job', () => {
-  it('are those its code cache was recorded under: the caches are taken as bin/run.js starts the job, and refused otherwise', () => {
+  it('are set between the job and its validators, as the build recorded their caches: every cache is taken, and refused in the other order', () => {
     // Each job once, and the validators once (a script compiled again in the same process comes from V8's own
     // memory, and says nothing of its cache).
-    const rejected = `const rejected = () => {
-        const jobs = Object.fromEntries(['check', 'check-reuse', 'test', 'graph', 'plan'].map((name) => [name, loadBundle(root, name).script.cachedDataRejected]));
-        const { validators } = loadBundle(root, 'check');
-        globalThis[Symbol.for('package-sdk.validators')]();
-        return { ...jobs, validators: validators.loaded.script.cachedDataRejected };
-      };`;
-    const names = ['check', 'check-reuse', 'test', 'graph', 'plan', 'validators'];
-    const run = (setFlags: boolean): unknown => inProcess(`${rejected} ${setFlags ? 'useProcessV8Flags();' : ''} process.stdout.write(JSON.stringify(rejected()));`);
-    // check-reuse runs before bin/run.js sets the flags; the jobs and the validators after.
-    const underFlags = (name: string): boolean => name !== 'check-reuse';
-    expect(run(true)).toEqual(Object.fromEntries(names.map((name) => [name, !underFlags(name)])));
-    expect(run(false)).toEqual(Object.fromEntries(names.map((name) => [name, underFlags(name)])));
+    const names = ['check', 'check-reuse', 'test', 'graph', 'plan'];
+    const rejected = (flagsFirst: boolean): unknown => inProcess(`
+      ${flagsFirst ? 'useProcessV8Flags();' : ''}
+      const jobs = Object.fromEntries(${JSON.stringify(names)}.map((name) => [name, loadBundle(root, name).script.cachedDataRejected]));
+      const { validators } = loadBundle(root, 'check');
+      ${flagsFirst ? 'setFlagsFromString(\'--interrupt-budget=67584\');' : 'useProcessV8Flags();'}
+      globalThis[Symbol.for('package-sdk.validators')]();
+      process.stdout.write(JSON.stringify({ ...jobs, validators: validators.loaded.script.cachedDataRejected }));`);
+    expect(rejected(false)).toEqual(Object.fromEntries([...names, 'validators'].map((name) => [name, false])));
+    expect(rejected(true)).toEqual(Object.fromEntries([...names, 'validators'].map((name) => [name, true])));
+  });
+
+  it('leave the bundles in ASCII, which bin/check-bundle.js reads as one-byte text', () => {
+    for (const bundle of [...['check', 'check-reuse', 'test', 'graph', 'plan'].map((name) => `dist/cli/${name}.bundle.cjs`), 'dist/schema/validators.bundle.cjs']) {
+      expect(readFileSync(join(ROOT, bundle)).findIndex((byte) => byte > 0x7f), bundle).toBe(-1);
+    }
   });
 
   it('leave the validators\' cache to be taken when the loader held the young generation before any file was validated', () => {
     const outcome = inProcess(`
-      useProcessV8Flags();
       const { validators } = loadBundle(root, 'check');
+      useProcessV8Flags();
       const { holdYoungGeneration } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/load/young-generation.js')).href)});
       const kept = [];
       for (let file = 0; file < 6000; file++) {

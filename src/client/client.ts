@@ -6,7 +6,7 @@
  * only for a credential that can be renewed; the core's error envelope becomes a `CoreHttpError` whose
  * message a person can read.
  */
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../fs/node-crypto.js';
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { parseJson } from '../load/json.js';
 
@@ -165,7 +165,7 @@ export class CoreClient {
 
   private async exchangeText(method: string, path: string, options: RequestOptions & { headers?: Record<string, string> }): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json', ...options.headers };
-    if ((options.idempotent ?? method !== 'GET') && method !== 'GET') headers['Idempotency-Key'] = randomUUID();
+    if ((options.idempotent ?? method !== 'GET') && method !== 'GET') headers['Idempotency-Key'] = nodeCrypto().randomUUID();
     const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     const url = this.urlOf(path, options.query);
     let response = await this.exchange(method, url, headers, body);

@@ -6,7 +6,7 @@
 import { link, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 import { Refusal } from './refusal.js';
 
 export interface WriteOptions {
@@ -17,7 +17,7 @@ export interface WriteOptions {
 }
 
 function tempPath(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
 }
 
 /** Creates `path` with `text`; refuses (`file_exists`) when something is already there. */

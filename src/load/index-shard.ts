@@ -13,9 +13,9 @@
  *
  * What a run reads anew (a changed file) is held as a record of its own until the shard is written.
  */
-import { randomUUID } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import { TEXT_MARKS, textMarksOf } from '../model/text-marks.js';
+import { nodeCrypto } from '../fs/node-crypto.js';
 
 /** `[size, mtimeMs, ctimeMs, ino]`: what tells a changed file or folder from an unchanged one. */
 export type StatKey = [number, number, number, number];
@@ -266,7 +266,7 @@ export class IndexShard {
     const kept = oldContents === null ? [] : live;
     const count = kept.length + this.made.size;
     const columns: StoredColumns = {
-      stamp: randomUUID().replaceAll('-', ''),
+      stamp: nodeCrypto().randomUUID().replaceAll('-', ''),
       paths: [...kept, ...this.made.keys()].join('\0'),
       stats: new Float64Array(count * 4),
       hashes: '',

@@ -26,10 +26,10 @@
  * Stats taken less than `RACY_MS` before the run started are not trusted (a file written within the file
  * system's clock tick of being read would look unchanged), as git treats "racily clean" entries.
  */
-import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import { replaceFileSync } from '../fs/write.js';
 import { Refusal } from '../fs/refusal.js';
+import { nodeCrypto } from '../fs/node-crypto.js';
 import { entryPath, isInside } from '../fs/read.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -179,8 +179,8 @@ export class ParseCache implements Contents {
     earlier?: IndexLook,
   ) {
     this.salt = buildStamp();
-    this.workspacePart = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
-    this.name = `${this.workspacePart}-${createHash('sha256').update(this.salt).digest('hex').slice(0, 16)}`;
+    this.workspacePart = nodeCrypto().createHash('sha256').update(workspace).digest('hex').slice(0, 16);
+    this.name = `${this.workspacePart}-${nodeCrypto().createHash('sha256').update(this.salt).digest('hex').slice(0, 16)}`;
     const seen = earlier?.name === this.name ? earlier : undefined;
     // Its stats are this run's: taken since the earlier start, which the racy rule then counts from.
     this.startedAt = seen?.startedAt ?? Date.now();
@@ -412,7 +412,7 @@ export class ParseCache implements Contents {
     this.statsSeen.clear();
     if (packed === undefined) return undefined;
     // The memo first: a report that could not be written leaves a memo no report names.
-    const memoStamp = memo !== undefined ? randomUUID() : undefined;
+    const memoStamp = memo !== undefined ? nodeCrypto().randomUUID() : undefined;
     const memoKept = memoStamp !== undefined && writeAtomically(this.storedPath(key, 'memo'), serialize({ key, stamp: memoStamp, memo } satisfies StoredMemo));
     const stored: StoredResult = { key, trees: trees.join('\0'), inputs: packed, report, ...(memoKept ? { memoStamp } : {}) };
     this.lastResult = undefined;
@@ -572,7 +572,7 @@ export class ParseCache implements Contents {
   }
 
   private storedPath(key: string, part: 'results' | 'memo' = 'results'): string {
-    return this.pathOf(`${part}.${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+    return this.pathOf(`${part}.${nodeCrypto().createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
   }
 
   /** Past `MAX_RESULTS` reports of this workspace, those stored longest ago go. */
@@ -798,7 +798,7 @@ function spanNumbers(span: Span): number[] {
 
 /** The hex SHA-256 of a file's bytes: the index's own key for them (node's hash: a cache key, not an interchanged hash). */
 function hashOf(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return nodeCrypto().createHash('sha256').update(bytes).digest('hex');
 }
 
 function statOf(path: string): StatKey | undefined {

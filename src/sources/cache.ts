@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../fs/node-crypto.js';
 import { hostname, homedir } from 'node:os';
 import { access, lstat, mkdir, open, readFile, readdir, realpath, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { join, sep } from 'node:path';
@@ -49,7 +49,7 @@ export function checkoutDir(source: string, commit: string, subdir: string | und
 }
 
 export function temporaryName(kind: 'staging' | 'spoiled' | 'pruned'): string {
-  return `.${kind}-${randomUUID()}`;
+  return `.${kind}-${nodeCrypto().randomUUID()}`;
 }
 
 export class CacheBusyError extends Error {}

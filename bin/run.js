@@ -19,6 +19,9 @@ if (Object.hasOwn(LEAN, name)) {
   let look;
   const reused = await reuse?.runReusedCheckFast(argv, version, (seen) => void (look = seen));
   const job = reused === undefined ? (loadBundle(root, name)?.module ?? (await import(`../dist/cli/${name}.js`))) : undefined;
+  // The index names and hashes files with node's crypto, loaded on first use: a job that may use the index loads
+  // it here, while node still takes its own cache of the modules it loads (not once the flags changed).
+  if (job && !argv.includes('--no-cache')) await import('node:crypto');
   if (job) useProcessV8Flags();
   const exitCode = reused ?? (await job[LEAN[name]](argv, version, look));
   if (exitCode !== undefined) process.exitCode = exitCode;

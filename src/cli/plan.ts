@@ -1,11 +1,18 @@
 /**
  * The `plan` command's job, shared by the oclif command (src/commands/plan.ts) and the lean entry that
  * bin/run.js takes for a plain `plan` against a remote core: a CD pipeline plans on every change, and loading
- * the command framework and compiling a hundred modules would cost more than planning.
+ * the command framework and compiling a hundred modules would cost more than planning. The lean entry always
+ * plans, so what it runs is imported with it: bin/run.js loads the job's bundle, with the modules of node's it
+ * requires (http among them), before it sets the process's V8 flags, under which node would compile them anew.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { PlanResult } from '../plan/plan.js';
+import { plan, type PlanResult } from '../plan/plan.js';
+import { renderPlan, totalChanges } from '../report/plan.js';
+import { paintFor } from '../report/paint.js';
+import { renderRefusal } from '../report/refusal.js';
+import { useCheckCache } from './check.js';
+import { refusalOf } from './refusal.js';
 
 export interface PlanRequest {
   install: string;
@@ -22,7 +29,6 @@ export interface PlanRequest {
 
 /** What `plan` prints after the plan, and its exit status: 2 for a plan with changes under --detailed-exitcode. */
 export async function planOutput(result: PlanResult, request: Pick<PlanRequest, 'out' | 'server' | 'env' | 'detailedExitcode'>, bin: string): Promise<{ text: string; exitCode: number }> {
-  const [{ renderPlan, totalChanges }, { paintFor }] = await Promise.all([import('../report/plan.js'), import('../report/paint.js')]);
   const changes = totalChanges(result.document);
   const lines = [renderPlan(result.document, paintFor(process.stdout), result.warnings), `\nplan saved: ${request.out} (planHash ${result.document.planHash})`];
   // apply rebuilds variablesHash from the same values: it needs the same --env.
@@ -34,8 +40,6 @@ export async function planOutput(result: PlanResult, request: Pick<PlanRequest, 
 export async function runPlanFast(argv: readonly string[], _version?: string): Promise<number | undefined> {
   const request = parsePlanArgs(argv);
   if (!request) return undefined;
-  const [{ plan }, { useCheckCache }, { refusalOf }, { renderRefusal }, { paintFor }] = await Promise.all([
-    import('../plan/plan.js'), import('./check.js'), import('./refusal.js'), import('../report/refusal.js'), import('../report/paint.js')]);
   if (request.cache) await useCheckCache();
   try {
     const result = await plan({

@@ -160,7 +160,7 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
     }
   };
   await walk(root, []);
-  return out.sort(comparePaths);
+  return sortedPaths(out);
 }
 
 /**
@@ -189,20 +189,14 @@ function isPackageFile(segments: readonly string[]): boolean {
 }
 
 /**
- * Path order as the reference sorts `Path` objects: segment by segment — which is the order of the texts with
- * `/` below every other character (a segment that ends first sorts first), compared without splitting them
- * (a package of 10,000 files compares paths ~130,000 times).
+ * `paths` in path order, as the reference sorts `Path` objects: segment by segment (a segment that ends first sorts
+ * first) — which is the order of the texts with `/` below every other character. They are sorted as texts with `/`
+ * written as NUL, which no path holds: V8's own sort of strings, where a comparator in JavaScript cost ~8 ms for
+ * the 10,000 files of a package.
  */
-export function comparePaths(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const [x, y] = [a.charCodeAt(i), b.charCodeAt(i)];
-    if (x !== y) return (x === SLASH ? -1 : x) - (y === SLASH ? -1 : y);
-  }
-  return a.length - b.length;
+export function sortedPaths(paths: readonly string[]): string[] {
+  return paths.map((path) => path.replaceAll('/', '\0')).sort().map((key) => key.replaceAll('\0', '/'));
 }
-
-const SLASH = '/'.charCodeAt(0);
 
 /** Loads a file that must be an envelope (a manifest, an installation); undefined after findings. */
 export async function loadEnvelopeFile(

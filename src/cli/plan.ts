@@ -28,7 +28,7 @@ export interface PlanRequest {
 }
 
 /** What `plan` prints after the plan, and its exit status: 2 for a plan with changes under --detailed-exitcode. */
-export async function planOutput(result: PlanResult, request: Pick<PlanRequest, 'out' | 'server' | 'env' | 'detailedExitcode'>, bin: string): Promise<{ text: string; exitCode: number }> {
+export function planOutput(result: PlanResult, request: Pick<PlanRequest, 'out' | 'server' | 'env' | 'detailedExitcode'>, bin: string): { text: string; exitCode: number } {
   const changes = totalChanges(result.document);
   const lines = [renderPlan(result.document, paintFor(process.stdout), result.warnings), `\nplan saved: ${request.out} (planHash ${result.document.planHash})`];
   // apply rebuilds variablesHash from the same values: it needs the same --env.
@@ -46,7 +46,7 @@ export async function runPlanFast(argv: readonly string[], _version?: string): P
       install: request.install, server: request.server, out: request.out, replayLimit: request.replayLimit, overwriteConsole: request.overwriteConsole,
       ...(request.env ? { env: request.env } : {}), ...(request.workspace ? { workspaceId: request.workspace } : {}),
     });
-    const output = await planOutput(result, request, 'package-sdk');
+    const output = planOutput(result, request, 'package-sdk');
     process.stdout.write(`${output.text}\n`);
     return output.exitCode;
   } catch (error) {

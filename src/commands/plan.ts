@@ -48,7 +48,7 @@ With --detailed-exitcode: 0 plan saved with no changes, 2 plan saved with change
     }));
     if (!this.jsonEnabled()) {
       const { planOutput } = await import('../cli/plan.js');
-      const output = await planOutput(result, { out: flags.out, server: flags.server, detailedExitcode: flags['detailed-exitcode'], ...(flags.env ? { env: flags.env } : {}) }, this.config.bin);
+      const output = planOutput(result, { out: flags.out, server: flags.server, detailedExitcode: flags['detailed-exitcode'], ...(flags.env ? { env: flags.env } : {}) }, this.config.bin);
       this.log(output.text);
       if (flags.html) this.log(`review page: ${flags.html}`);
       if (output.exitCode !== 0) process.exitCode = output.exitCode;

@@ -15,13 +15,14 @@ if (Object.hasOwn(LEAN, name)) {
   // when that bundle asked the index and printed nothing, the full job takes what it saw and does not ask again.
   // A check without the index (--no-cache) has no stored report to print.
   const argv = process.argv.slice(3);
-  const reuse = name === 'check' && !argv.includes('--no-cache') ? loadBundle(root, 'check-reuse')?.module : undefined;
+  const indexed = !argv.includes('--no-cache');
+  const reuse = name === 'check' && indexed ? loadBundle(root, 'check-reuse')?.module : undefined;
   let look;
   const reused = await reuse?.runReusedCheckFast(argv, version, (seen) => void (look = seen));
   const job = reused === undefined ? (loadBundle(root, name)?.module ?? (await import(`../dist/cli/${name}.js`))) : undefined;
   // The index names and hashes files with node's crypto, loaded on first use: a job that may use the index loads
   // it here, while node still takes its own cache of the modules it loads (not once the flags changed).
-  if (job && !argv.includes('--no-cache')) await import('node:crypto');
+  if (job && indexed) await import('node:crypto');
   if (job) useProcessV8Flags();
   const exitCode = reused ?? (await job[LEAN[name]](argv, version, look));
   if (exitCode !== undefined) process.exitCode = exitCode;

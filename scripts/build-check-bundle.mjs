@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { setFlagsFromString } from 'node:v8';
 import { loadBundle, useProcessV8Flags } from '../bin/check-bundle.js';
+import { releaseYoungGeneration } from '../dist/load/young-generation.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const example = join(root, 'fixtures/example/packages.yaml');
@@ -149,10 +149,10 @@ try {
   process.stdout.write = quiet;
   rmSync(process.env.PACKAGE_SDK_CACHE, { recursive: true, force: true });
 }
-// V8 takes a cache only under the flags it was recorded with. The runs may have held the young generation
-// (src/load/young-generation.ts), a flag of a run, not of a process that starts: V8's default back first. The jobs
-// are loaded before bin/run.js sets the process's flags, the validators after (see PROCESS_V8_FLAGS).
-setFlagsFromString('--semi-space-growth-factor=2');
+// V8 takes a cache only under the flags it was recorded with. The runs may have held the young generation, a flag
+// of a run, not of a process that starts: V8's own value back first. The jobs are loaded before bin/run.js sets
+// the process's flags, the validators after (see PROCESS_V8_FLAGS).
+releaseYoungGeneration();
 for (const job of JOBS) writeCodeCache(bundleOf(job.name), loaded.get(job.name).script);
 useProcessV8Flags();
 const checked = loaded.get('check');

@@ -179,8 +179,8 @@ export class ParseCache implements Contents {
     earlier?: IndexLook,
   ) {
     this.salt = buildStamp();
-    this.workspacePart = nodeCrypto().createHash('sha256').update(workspace).digest('hex').slice(0, 16);
-    this.name = `${this.workspacePart}-${nodeCrypto().createHash('sha256').update(this.salt).digest('hex').slice(0, 16)}`;
+    this.workspacePart = shortHashOf(workspace);
+    this.name = `${this.workspacePart}-${shortHashOf(this.salt)}`;
     const seen = earlier?.name === this.name ? earlier : undefined;
     // Its stats are this run's: taken since the earlier start, which the racy rule then counts from.
     this.startedAt = seen?.startedAt ?? Date.now();
@@ -572,7 +572,7 @@ export class ParseCache implements Contents {
   }
 
   private storedPath(key: string, part: 'results' | 'memo' = 'results'): string {
-    return this.pathOf(`${part}.${nodeCrypto().createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
+    return this.pathOf(`${part}.${shortHashOf(key)}`);
   }
 
   /** Past `MAX_RESULTS` reports of this workspace, those stored longest ago go. */
@@ -796,9 +796,14 @@ function spanNumbers(span: Span): number[] {
   return [span.line, span.column, span.endLine ?? span.line, span.endColumn ?? span.column];
 }
 
-/** The hex SHA-256 of a file's bytes: the index's own key for them (node's hash: a cache key, not an interchanged hash). */
-function hashOf(bytes: Uint8Array): string {
+/** The hex SHA-256 of a file's bytes (the index's own key for them) or of a text (node's hash: a cache key, not an interchanged hash). */
+function hashOf(bytes: Uint8Array | string): string {
   return nodeCrypto().createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The first 16 hex digits of `hashOf`: the part of an index file's name that stands for a workspace, a build or a report's targets. */
+function shortHashOf(text: string): string {
+  return hashOf(text).slice(0, 16);
 }
 
 function statOf(path: string): StatKey | undefined {

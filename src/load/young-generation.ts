@@ -13,6 +13,9 @@ import { loadValidators } from '../schema/validators.js';
 
 /** The size of the young generation (both semi-spaces) past which it does not grow. */
 export const YOUNG_GENERATION_HELD_AT = 16 * 1024 * 1024;
+/** The flag the hold sets, and V8's own value of it. */
+const GROWTH_FACTOR = '--semi-space-growth-factor';
+const V8_GROWTH_FACTOR = 2;
 /** Files parsed between two looks at the young generation (a look costs a few microseconds). */
 const LOOK_EVERY = 64;
 
@@ -25,7 +28,16 @@ export function holdYoungGeneration(): void {
   const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
   if (young !== undefined && young.space_size >= YOUNG_GENERATION_HELD_AT) {
     loadValidators(); // from their code cache, which V8 would refuse under the changed flag
-    setFlagsFromString('--semi-space-growth-factor=1');
+    setFlagsFromString(`${GROWTH_FACTOR}=1`);
     held = true;
   }
+}
+
+/**
+ * Lets the young generation grow as V8 would. For the build, which runs checks before it records the code caches:
+ * V8 takes a cache only under the flags it was recorded with, and a process starts with V8's own.
+ */
+export function releaseYoungGeneration(): void {
+  setFlagsFromString(`${GROWTH_FACTOR}=${V8_GROWTH_FACTOR}`);
+  held = false;
 }

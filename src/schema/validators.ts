@@ -47,8 +47,12 @@ const BUNDLED = Symbol.for('package-sdk.validators');
  * same code cache; undefined when running from the modules.
  */
 export function bundledValidator(exportName: string): ValidateFunction | undefined {
-  const bundled = (globalThis as Record<symbol, unknown>)[BUNDLED] as (() => Record<string, ValidateFunction>) | undefined;
-  return bundled?.()[exportName];
+  return bundledValidators()?.[exportName];
+}
+
+/** The validators the bundled `check` offers (loaded on the first call), or undefined when running from the modules. */
+function bundledValidators(): Record<string, ValidateFunction> | undefined {
+  return ((globalThis as Record<symbol, unknown>)[BUNDLED] as (() => Record<string, ValidateFunction>) | undefined)?.();
 }
 
 /**
@@ -57,9 +61,8 @@ export function bundledValidator(exportName: string): ValidateFunction | undefin
  * from V8's code cache.
  */
 function loadPrecompiled(): Record<string, ValidateFunction> | undefined {
-  const bundled = (globalThis as Record<symbol, unknown>)[BUNDLED] as (() => Record<string, ValidateFunction>) | undefined;
   try {
-    return bundled ? bundled() : (createRequire(import.meta.url)('./validators.generated.cjs') as Record<string, ValidateFunction>);
+    return bundledValidators() ?? (createRequire(import.meta.url)('./validators.generated.cjs') as Record<string, ValidateFunction>);
   } catch {
     return undefined; // running from sources: compile on first use
   }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/cli.js';
+import { keptWhileLoading } from '../support/loading.js';
 
 /** Runs `body` (an ES module's text, given `root`, `loadBundle` and `useProcessV8Flags`) and returns what it printed, as JSON. */
 function inProcess(body: string): unknown {
@@ -27,24 +28,26 @@ function inProcess(body: string): unknown {
   return JSON.parse(child.stdout);
 }
 
+/** The lean jobs, each a bundle with its code cache. */
+const JOBS = ['check', 'check-reuse', 'test', 'graph', 'plan'];
+
 describe('the V8 flags of a lean job', () => {
   it('are set between the job and its validators, as the build recorded their caches: every cache is taken, and refused in the other order', () => {
     // Each job once, and the validators once (a script compiled again in the same process comes from V8's own
     // memory, and says nothing of its cache).
-    const names = ['check', 'check-reuse', 'test', 'graph', 'plan'];
     const rejected = (flagsFirst: boolean): unknown => inProcess(`
       ${flagsFirst ? 'useProcessV8Flags();' : ''}
-      const jobs = Object.fromEntries(${JSON.stringify(names)}.map((name) => [name, loadBundle(root, name).script.cachedDataRejected]));
+      const jobs = Object.fromEntries(${JSON.stringify(JOBS)}.map((name) => [name, loadBundle(root, name).script.cachedDataRejected]));
       const { validators } = loadBundle(root, 'check');
       ${flagsFirst ? 'setFlagsFromString(\'--interrupt-budget=67584\');' : 'useProcessV8Flags();'}
       globalThis[Symbol.for('package-sdk.validators')]();
       process.stdout.write(JSON.stringify({ ...jobs, validators: validators.loaded.script.cachedDataRejected }));`);
-    expect(rejected(false)).toEqual(Object.fromEntries([...names, 'validators'].map((name) => [name, false])));
-    expect(rejected(true)).toEqual(Object.fromEntries([...names, 'validators'].map((name) => [name, true])));
+    expect(rejected(false)).toEqual(Object.fromEntries([...JOBS, 'validators'].map((name) => [name, false])));
+    expect(rejected(true)).toEqual(Object.fromEntries([...JOBS, 'validators'].map((name) => [name, true])));
   });
 
   it('leave the bundles in ASCII, which bin/check-bundle.js reads as one-byte text', () => {
-    for (const bundle of [...['check', 'check-reuse', 'test', 'graph', 'plan'].map((name) => `dist/cli/${name}.bundle.cjs`), 'dist/schema/validators.bundle.cjs']) {
+    for (const bundle of [...JOBS.map((name) => `dist/cli/${name}.bundle.cjs`), 'dist/schema/validators.bundle.cjs']) {
       expect(readFileSync(join(ROOT, bundle)).findIndex((byte) => byte > 0x7f), bundle).toBe(-1);
     }
   });
@@ -54,13 +57,10 @@ describe('the V8 flags of a lean job', () => {
       const { validators } = loadBundle(root, 'check');
       useProcessV8Flags();
       const { holdYoungGeneration } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/load/young-generation.js')).href)});
-      const kept = [];
-      for (let file = 0; file < 6000; file++) {
-        holdYoungGeneration();
-        for (let i = 0; i < 200; i++) kept.push({ file, i });
-      }
+      ${keptWhileLoading(true)}
+      const loadedBeforeTheEnd = validators.loaded !== undefined; // by the hold, before any file asked for them
       globalThis[Symbol.for('package-sdk.validators')]();
-      process.stdout.write(JSON.stringify({ loadedBeforeTheEnd: validators.loaded !== undefined, rejected: validators.loaded.script.cachedDataRejected }));`);
+      process.stdout.write(JSON.stringify({ loadedBeforeTheEnd, rejected: validators.loaded.script.cachedDataRejected }));`);
     expect(outcome).toEqual({ loadedBeforeTheEnd: true, rejected: false });
   });
 

@@ -18,6 +18,11 @@
  * and files, in order) are as they were: the memo keeps those for each kind looked up (`ids:<kind>` and
  * `files:<kind>`, as for the kinds listed), so that the 12,500 lookups of 10,000 unchanged objects are not made
  * again — only the documents they found are compared. Where a kind changed, each lookup of it is made again.
+ *
+ * While a rule's kinds hold the objects they held (the memo keeps each kind's objects), which of its runs stand
+ * is found from the runs the memo kept and the objects whose documents changed (`standing`): an object neither
+ * touches found and asked nothing before, and still does. Only when objects came or went is each object asked
+ * in turn (`recalled`).
  */
 import type { SourceDocument } from '../json/document.js';
 import type { Finding } from '../model/finding.js';
@@ -31,6 +36,8 @@ export interface RuleMemo {
   ground: string;
   /** By rule id, by object (`subjectKey`): what a run found and asked; runs that found and asked nothing are left out. */
   runs: Record<string, Map<string, Run>>;
+  /** By kind, the `subjectKey`s of its objects the runs were made over, in order (a line each). */
+  subjects: Map<string, string>;
   /**
    * What each kind some run listed was when the memo was made (see `Asked.kinds`), by `ids:<kind>` or
    * `files:<kind>`; the kinds some run looked up in are kept the same way (see above).
@@ -57,6 +64,8 @@ export interface RuleMemory {
 export interface ObjectRuns {
   taken: number;
   total: number;
+  /** Runs whose earlier run was looked for object by object (`Recall.recalled`): no earlier memo stood, or objects of the rule's kinds came or went. */
+  asked: number;
 }
 
 /** What one run asked the context, as it runs. */
@@ -76,6 +85,12 @@ export class Asked {
 
 const NOTHING: Run = { findings: [], lookups: [], kinds: [] };
 
+/** Of the objects a rule runs over, those whose earlier runs do not stand, and the findings of those that do. */
+export interface Standing {
+  again: ReadonlySet<PackageObject>;
+  found: ReadonlyMap<PackageObject, readonly Finding[]>;
+}
+
 /**
  * The memo of this check as it is made, and the earlier one where it still speaks for an object: `recalled`
  * answers whether a rule's earlier run over an object stands, `keep` records each run for the next check.
@@ -91,8 +106,16 @@ export class Recall {
   private readonly kindsLookedUpChanged = new Map<string, boolean>();
   /** `kindNow` of each kind asked, made once (compared with the earlier memo, then kept in this one). */
   private readonly kindsNow = new Map<string, string>();
+  /** The kinds looked up in by the runs kept so far (their `lookedUpKinds` are in the memo). */
+  private readonly lookedUpKept = new Set<string>();
+  /** By kind, `subjectsOf` its objects (undefined where two share a key: such a kind is not kept). */
+  private readonly subjectsNow = new Map<ObjectKind, string | undefined>();
+  /** The objects of the kinds in `subjectsNow`, by `subjectKey`. */
+  private readonly objectsBySubject = new Map<string, PackageObject>();
+  /** By kind, those of its objects whose documents changed since the earlier check (`changedOf`). */
+  private readonly changedOfKind = new Map<ObjectKind, PackageObject[]>();
   /** Runs taken from the earlier memo, and runs in all (see `ObjectRuns`). */
-  private readonly runs: ObjectRuns = { taken: 0, total: 0 };
+  private readonly runs: ObjectRuns = { taken: 0, total: 0, asked: 0 };
 
   constructor(
     private readonly workspace: Workspace,
@@ -102,11 +125,44 @@ export class Recall {
     const { ground, documents } = groundOf(workspace, invalid);
     const standing = memory.previous?.ground === ground && !documents.some((document) => this.changedSince(document));
     this.previous = standing ? memory.previous : undefined;
-    this.memo = { ground, runs: {}, kinds: new Map() };
+    this.memo = { ground, runs: {}, subjects: new Map(), kinds: new Map() };
+  }
+
+  /**
+   * When the kinds rule `rule` runs over hold the objects they held in the earlier check: those objects (of
+   * `objectsByKind`) whose earlier runs do not stand, and the findings of those that stand. Else undefined: each
+   * object is asked in turn (`recalled`). Either way, what the rule runs again is then recorded with `keep`.
+   */
+  standing(rule: string, objectsByKind: readonly (readonly [ObjectKind, readonly PackageObject[]])[]): Standing | undefined {
+    const previous = this.previous;
+    // Every kind's objects are named, so that the memo holds them for the next check.
+    const named = objectsByKind.map(([kind, objects]) => [kind, this.subjectsOf(kind, objects)] as const);
+    if (previous === undefined || !named.every(([kind, subjects]) => subjects !== undefined && subjects === previous.subjects.get(kind))) return undefined;
+    const again = new Set(objectsByKind.flatMap(([kind, objects]) => this.changedOf(kind, objects)));
+    const found = new Map<PackageObject, readonly Finding[]>();
+    const runs = previous.runs[rule] ?? new Map<string, Run>();
+    for (const [subject, run] of runs) {
+      const object = this.objectsBySubject.get(subject);
+      if (object === undefined) runs.delete(subject);
+      if (object === undefined || again.has(object)) continue;
+      if (this.askedChanged(run)) {
+        again.add(object);
+        continue;
+      }
+      if (run.findings.length > 0) found.set(object, run.findings);
+      this.keepKindsOf(run);
+    }
+    // The runs that stand are kept as they are; `keep` replaces or drops those run again.
+    this.memo.runs[rule] = runs;
+    const count = objectsByKind.reduce((sum, [, objects]) => sum + objects.length, 0);
+    this.runs.total += count - again.size;
+    this.runs.taken += count - again.size;
+    return { again, found };
   }
 
   /** The earlier run of rule `rule` over `object` when nothing it depends on changed since, else undefined. */
   recalled(rule: string, object: PackageObject): Run | undefined {
+    this.runs.asked++;
     if (this.previous === undefined || this.changedSince(object.document)) return undefined;
     const run = this.previous.runs[rule]?.get(this.subjectOf(object));
     if (run === undefined) return NOTHING; // it found and asked nothing, and its object is as it was
@@ -117,13 +173,13 @@ export class Recall {
   keep(rule: string, object: PackageObject, run: Run, taken: boolean): void {
     this.runs.total++;
     if (taken) this.runs.taken++;
-    if (run.findings.length === 0 && run.lookups.length === 0 && run.kinds.length === 0) return;
     const runs = (this.memo.runs[rule] ??= new Map());
-    runs.set(this.subjectOf(object), run);
-    for (const kind of run.kinds) if (!this.memo.kinds.has(kind)) this.memo.kinds.set(kind, this.kindNow(kind));
-    for (let at = 1; at < run.lookups.length; at += 4) {
-      for (const listed of lookedUpKinds(run.lookups[at]!)) if (!this.memo.kinds.has(listed)) this.memo.kinds.set(listed, this.kindNow(listed));
+    if (run.findings.length === 0 && run.lookups.length === 0 && run.kinds.length === 0) {
+      runs.delete(this.subjectOf(object)); // an earlier run `standing` kept
+      return;
     }
+    runs.set(this.subjectOf(object), run);
+    this.keepKindsOf(run);
   }
 
   /** The memo of this check. */
@@ -134,6 +190,42 @@ export class Recall {
   /** How many runs of object rules this check took from the earlier one. */
   counted(): ObjectRuns {
     return { ...this.runs };
+  }
+
+  /** Keeps in the memo what each kind `run` listed or looked up in is now. */
+  private keepKindsOf(run: Run): void {
+    for (const kind of run.kinds) if (!this.memo.kinds.has(kind)) this.memo.kinds.set(kind, this.kindNow(kind));
+    for (let at = 1; at < run.lookups.length; at += 4) {
+      const kind = run.lookups[at]!;
+      if (this.lookedUpKept.has(kind)) continue;
+      this.lookedUpKept.add(kind);
+      for (const listed of lookedUpKinds(kind)) if (!this.memo.kinds.has(listed)) this.memo.kinds.set(listed, this.kindNow(listed));
+    }
+  }
+
+  /**
+   * The `subjectKey`s of `objects` (those of `kind`), a line each, kept in the memo — made once a check, with the
+   * objects by key; undefined when two objects share a key.
+   */
+  private subjectsOf(kind: ObjectKind, objects: readonly PackageObject[]): string | undefined {
+    if (this.subjectsNow.has(kind)) return this.subjectsNow.get(kind);
+    let shared = false;
+    for (const object of objects) {
+      const subject = this.subjectOf(object);
+      if (this.objectsBySubject.has(subject)) shared = true;
+      this.objectsBySubject.set(subject, object);
+    }
+    const subjects = shared ? undefined : objects.map((object) => this.subjectOf(object)).join('\n');
+    this.subjectsNow.set(kind, subjects);
+    if (subjects !== undefined) this.memo.subjects.set(kind, subjects);
+    return subjects;
+  }
+
+  /** The objects of `kind` (`objects`) whose documents changed since the earlier check, found once a check. */
+  private changedOf(kind: ObjectKind, objects: readonly PackageObject[]): PackageObject[] {
+    let changed = this.changedOfKind.get(kind);
+    if (changed === undefined) this.changedOfKind.set(kind, (changed = objects.filter((object) => this.changedSince(object.document))));
+    return changed;
   }
 
   private askedChanged(run: Run): boolean {

@@ -198,7 +198,8 @@ interface Shared {
 
 /**
  * Runs an object rule over each object of its kinds that passed stage 1 — or takes its earlier run where that
- * stands — keeping the findings in the order a run over every object gives.
+ * stands (found from the memo alone while the kinds hold the same objects, else asked object by object) —
+ * keeping the findings in the order a run over every object gives.
  */
 function runObjectRule(rule: ObjectRule, { workspace, facts, packages, objectsOf, schemaFindingsOf }: Shared, findings: Finding[], recall: Recall | undefined): void {
   let found: Finding[] = [];
@@ -231,9 +232,16 @@ function runObjectRule(rule: ObjectRule, { workspace, facts, packages, objectsOf
     report: (code, place, data, options) => found.push(findingOf(rule, code, place, data, options)),
     schemaFindings: schemaFindingsOf,
   };
-  for (const kind of rule.subjects) {
-    for (const object of objectsOf(kind)) {
-      const earlier = recall?.recalled(rule.id, object);
+  const objectsByKind = rule.subjects.map((kind) => [kind, objectsOf(kind)] as const);
+  const standing = recall?.standing(rule.id, objectsByKind);
+  for (const [, objects] of objectsByKind) {
+    for (const object of objects) {
+      if (standing && !standing.again.has(object)) {
+        const earlier = standing.found.get(object);
+        if (earlier) findings.push(...earlier);
+        continue;
+      }
+      const earlier = standing ? undefined : recall?.recalled(rule.id, object);
       if (recall && earlier) {
         findings.push(...earlier.findings);
         recall.keep(rule.id, object, earlier, true);

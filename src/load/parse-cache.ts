@@ -472,7 +472,6 @@ export class ParseCache implements Contents {
     const stats = before.inputs.stats.slice();
     const wanted = new Set(listed);
     const hashes = new Map<number, string>();
-    let children: Map<string, Set<string>> | undefined;
     let [usedFound, listedFound] = [0, 0];
     for (let i = 0; i < paths.length; i++) {
       const path = paths[i]!;
@@ -486,7 +485,7 @@ export class ParseCache implements Contents {
       if (folderNow !== folderBefore) return undefined;
       // A file renamed over another (as `sed -i` and many editors save) changes its folder, not its listing. (A
       // folder outside the trees is an input by its stat alone: where packages are looked for.)
-      if (folderNow && trees.some((tree) => tree === path || isInside(tree, path)) && !sameListing(path, (children ??= childrenOf(paths)).get(path))) return undefined;
+      if (folderNow && trees.some((tree) => tree === path || isInside(tree, path)) && !sameListing(path, childrenOf(paths, path))) return undefined;
       const input = this.inputOf(path, now, used);
       if (input === undefined) return undefined;
       stats.set(input[0], i * 4);
@@ -844,27 +843,20 @@ function walkTree(root: string, add: (path: string, stat: StatKey | undefined) =
   return true;
 }
 
-/** The stored paths under each folder among `paths` (listed by `walkTree`), by folder. */
-function childrenOf(paths: readonly string[]): Map<string, Set<string>> {
-  const children = new Map<string, Set<string>>();
-  for (const path of paths) {
-    const parent = dirname(path);
-    let set = children.get(parent);
-    if (set === undefined) children.set(parent, (set = new Set()));
-    set.add(path);
-  }
-  return children;
+/** The stored paths in the folder `dir` among `paths` (listed by `walkTree`): asked of the few folders whose stat changed. */
+function childrenOf(paths: readonly string[], dir: string): Set<string> {
+  return new Set(paths.filter((path) => path.startsWith(dir) && dirname(path) === dir));
 }
 
 /** Whether the folder `dir` holds the entries `stored` (as `walkTree` lists them: `.git` left out), no more, no fewer. */
-function sameListing(dir: string, stored: ReadonlySet<string> | undefined): boolean {
+function sameListing(dir: string, stored: ReadonlySet<string>): boolean {
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name !== '.git');
   } catch {
     return false;
   }
-  return names.length === (stored?.size ?? 0) && names.every((name) => stored!.has(entryPath(dir, name)));
+  return names.length === stored.size && names.every((name) => stored.has(entryPath(dir, name)));
 }
 
 /** The bytes of the file at `path`, or undefined when it cannot be read (absent: the index is made anew). */

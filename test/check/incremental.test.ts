@@ -142,6 +142,28 @@ describe('check with the workspace index', () => {
     }
   });
 
+  it('finds which runs stand from the memo alone while no object came or went, and asks object by object once one did', async () => {
+    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
+    laidOut.push(dir);
+    const roles = join(dir, 'packages/purchase-requests/roles');
+    const rename = (from: string, to: string) => writeFileSync(join(roles, 'buyer.yaml'), readFileSync(join(roles, 'buyer.yaml'), 'utf8').replace(`name: ${from}`, `name: ${to}`));
+    await settle();
+    await reportOf(dir, true);
+    const steps: [string, () => void, (runs: ObjectRuns) => void][] = [
+      ['a value edited', () => rename('Buyer', 'Buyers'), (runs) => expect(runs.asked).toBe(0)],
+      ['a role added', () => writeFileSync(join(roles, 'auditor.yaml'), 'apiVersion: taimen.ai/v1\nkind: Role\nkey: auditor\nspec: {name: Auditor}\n'), (runs) => expect(runs.asked).toBeGreaterThan(0)],
+      ['a value edited again', () => rename('Buyers', 'Buyer'), (runs) => expect(runs.asked).toBe(0)],
+    ];
+    for (const [name, change, expectRuns] of steps) {
+      change();
+      await settle();
+      const { report, objectRuns } = await checked(dir, true);
+      expect(report, name).toBe(await reportOf(dir, false));
+      expect(objectRuns?.taken, name).toBeGreaterThan(0);
+      expectRuns(objectRuns!);
+    }
+  });
+
   it('opens, of the documents it takes from the index, only those the rules it runs again read', async () => {
     const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
     laidOut.push(dir);

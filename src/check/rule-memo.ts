@@ -23,10 +23,14 @@
  * is found from the runs the memo kept and the objects whose documents changed (`standing`): an object neither
  * touches found and asked nothing before, and still does. Only when objects came or went is each object asked
  * in turn (`recalled`).
+ *
+ * The memo is read and written whole at each check, so it is kept in few values: a run is named by its object's
+ * place (the kind and the place among the kind's objects) and holds its lookups as one text; a 10,000-object
+ * memo is then a few thousand strings rather than 50,000.
  */
 import type { SourceDocument } from '../json/document.js';
 import type { Finding } from '../model/finding.js';
-import type { ObjectKind } from '../model/kinds.js';
+import { OBJECT_KINDS, type ObjectKind } from '../model/kinds.js';
 import type { PackageObject } from '../model/package.js';
 import type { Workspace } from '../model/workspace.js';
 
@@ -34,10 +38,13 @@ import type { Workspace } from '../model/workspace.js';
 export interface RuleMemo {
   /** See `groundOf`. */
   ground: string;
-  /** By rule id, by object (`subjectKey`): what a run found and asked; runs that found and asked nothing are left out. */
-  runs: Record<string, Map<string, Run>>;
-  /** By kind, the `subjectKey`s of its objects the runs were made over, in order (a line each). */
+  /** By kind, the `subjectKey`s of the objects the runs were made over, in order, a line each. */
   subjects: Map<string, string>;
+  /**
+   * By rule id, by object (`placeOf`: its kind and its place among the kind's `subjects`): what a run found and
+   * asked; runs that found and asked nothing are left out.
+   */
+  runs: Record<string, Map<number, Run>>;
   /**
    * What each kind some run listed was when the memo was made (see `Asked.kinds`), by `ids:<kind>` or
    * `files:<kind>`; the kinds some run looked up in are kept the same way (see above).
@@ -47,11 +54,15 @@ export interface RuleMemo {
 
 /** One run of an object rule over one object. */
 export interface Run {
-  findings: Finding[];
-  /** Four strings a lookup: the package asking, the kind, the identity, and the file of the object found ('' for none). */
-  lookups: string[];
-  /** `ids:<kind>` for the identities of a kind, `files:<kind>` for its objects' documents. */
-  kinds: string[];
+  /** What it found; absent for nothing. */
+  findings?: Finding[];
+  /**
+   * Four fields a lookup — the package asking, the kind, the identity, and the file of the object found ('' for
+   * none) — all joined by NUL; '' for no lookup, `UNREADABLE` when a field holds a NUL.
+   */
+  lookups: string;
+  /** `ids:<kind>` for the identities of a kind, `files:<kind>` for its objects' documents; absent for none. */
+  kinds?: string[];
 }
 
 /** The memo of the last check of the same targets, and whether a document changed since that check read it. */
@@ -68,22 +79,39 @@ export interface ObjectRuns {
   asked: number;
 }
 
+const NOTHING: Run = { lookups: '' };
+
+/** The lookups of a run one of whose fields holds a NUL (see `Asked.run`): never read back, so never standing. */
+const UNREADABLE = '\0';
+
 /** What one run asked the context, as it runs. */
 export class Asked {
-  /** By what was asked (package, kind and identity: each lookup kept once), the four strings of `Run.lookups`. */
-  private readonly lookups = new Map<string, readonly string[]>();
+  /** By what was asked (package, kind and identity: each lookup kept once), the four fields of a lookup. */
+  private readonly lookups = new Map<string, string>();
+  /** Whether a package or identity asked for holds a NUL (a YAML string may): the fields would shift. */
+  private unreadable = false;
   readonly kinds = new Set<string>();
 
   lookedUp(from: string, kind: ObjectKind, id: string, found: PackageObject | undefined): void {
-    this.lookups.set(`${from}\0${kind}\0${id}`, [from, kind, id, found?.file ?? '']);
+    const asked = `${from}\0${kind}\0${id}`;
+    if (from.includes('\0') || id.includes('\0')) this.unreadable = true;
+    this.lookups.set(asked, `${asked}\0${found?.file ?? ''}`);
   }
 
   run(findings: Finding[]): Run {
-    return { findings, lookups: [...this.lookups.values()].flat(), kinds: [...this.kinds] };
+    return {
+      lookups: this.unreadable ? UNREADABLE : [...this.lookups.values()].join('\0'),
+      ...(findings.length > 0 ? { findings } : {}),
+      ...(this.kinds.size > 0 ? { kinds: [...this.kinds] } : {}),
+    };
   }
 }
 
-const NOTHING: Run = { findings: [], lookups: [], kinds: [] };
+/** Changed files past which a run's lookups are read rather than searched for their names (`Recall.mayHaveChanged`). */
+const TEXT_TESTS = 16;
+
+/** An object's kind and place among the kind's objects, as one number (see `RuleMemo.runs`). */
+const PLACES_A_KIND = 2 ** 24;
 
 /** Of the objects a rule runs over, those whose earlier runs do not stand, and the findings of those that do. */
 export interface Standing {
@@ -92,30 +120,29 @@ export interface Standing {
 }
 
 /**
- * The memo of this check as it is made, and the earlier one where it still speaks for an object: `recalled`
- * answers whether a rule's earlier run over an object stands, `keep` records each run for the next check.
+ * The memo of this check as it is made, and the earlier one where it still speaks for an object: `standing` or
+ * `recalled` answers whether a rule's earlier run over an object stands, `keep` records each run for the next
+ * check. Objects are named by their kind and their place among the objects of the kind the rule is given.
  */
 export class Recall {
   private readonly previous: RuleMemo | undefined;
   private readonly memo: RuleMemo;
   private readonly changed = new Map<SourceDocument, boolean>();
-  /** Each object's name among the runs (`subjectKey`), made once a check rather than once a rule. */
-  private readonly subjects = new Map<PackageObject, string>();
   private readonly kindsChanged = new Map<string, boolean>();
-  /** `fileChanged` by file (asked once a lookup). */
-  private readonly filesChanged = new Map<string, boolean>();
-  /** `lookupsChanged` by kind (asked once a lookup: 12,500 of them for 10,000 objects). */
+  /** `lookupsChanged` by kind. */
   private readonly kindsLookedUpChanged = new Map<string, boolean>();
   /** `kindNow` of each kind asked, made once (compared with the earlier memo, then kept in this one). */
   private readonly kindsNow = new Map<string, string>();
-  /** The kinds looked up in by the runs kept so far (their `lookedUpKinds` are in the memo). */
-  private readonly lookedUpKept = new Set<string>();
-  /** By kind, `subjectsOf` its objects (undefined where two share a key: such a kind is not kept). */
-  private readonly subjectsNow = new Map<ObjectKind, string | undefined>();
-  /** The objects of the kinds in `subjectsNow`, by `subjectKey`. */
-  private readonly objectsBySubject = new Map<string, PackageObject>();
+  /** By kind, the `subjectKey`s of its objects (`subjectsOf`), and the text kept of them (undefined: not kept). */
+  private readonly subjectsNow = new Map<ObjectKind, { keys: string[]; text: string | undefined }>();
+  /** By kind, the place in the earlier memo of each `subjectKey` it named once (`earlierPlaceOf`). */
+  private readonly earlierPlaces = new Map<ObjectKind, Map<string, number>>();
   /** By kind, those of its objects whose documents changed since the earlier check (`changedOf`). */
   private readonly changedOfKind = new Map<ObjectKind, PackageObject[]>();
+  /** The files of the objects whose documents changed since the earlier check (`changedFiles`). */
+  private changedObjectFiles: string[] | undefined;
+  /** `changedLookupKinds`, found once. */
+  private lookupKindsChanged: string[] | undefined;
   /** Runs taken from the earlier memo, and runs in all (see `ObjectRuns`). */
   private readonly runs: ObjectRuns = { taken: 0, total: 0, asked: 0 };
 
@@ -128,6 +155,8 @@ export class Recall {
     const standing = memory.previous?.ground === ground && !documents.some((document) => this.changedSince(document));
     this.previous = standing ? memory.previous : undefined;
     this.memo = { ground, runs: {}, subjects: new Map(), kinds: new Map() };
+    // What the kinds looked up in are now: the runs taken keep their lookups as text, not read again.
+    for (const kind of this.previous?.kinds.keys() ?? []) this.keepKind(kind);
   }
 
   /**
@@ -138,22 +167,20 @@ export class Recall {
   standing(rule: string, objectsByKind: readonly (readonly [ObjectKind, readonly PackageObject[]])[]): Standing | undefined {
     const previous = this.previous;
     // Every kind's objects are named, so that the memo holds them for the next check.
-    const named = objectsByKind.map(([kind, objects]) => [kind, this.subjectsOf(kind, objects)] as const);
-    if (previous === undefined || !named.every(([kind, subjects]) => subjects !== undefined && subjects === previous.subjects.get(kind))) return undefined;
+    const named = objectsByKind.map(([kind, objects]) => [kind, this.subjectsOf(kind, objects).text] as const);
+    if (previous === undefined || !named.every(([kind, text]) => text !== undefined && text === previous.subjects.get(kind))) return undefined;
     const again = new Set(objectsByKind.flatMap(([kind, objects]) => this.changedOf(kind, objects)));
     const found = new Map<PackageObject, readonly Finding[]>();
-    const runs = previous.runs[rule] ?? new Map<string, Run>();
-    // `forEach`, not `for…of`: this loop (~15,000 runs) ends before V8 optimises it, and unoptimised code
+    const objectsOfKind = new Map(objectsByKind.map(([kind, objects]) => [OBJECT_KINDS.indexOf(kind), objects]));
+    const runs = previous.runs[rule] ?? new Map<number, Run>();
+    // `forEach`, not `for…of`: this loop (thousands of runs) ends before V8 optimises it, and unoptimised code
     // allocates an iterator result and an entry a step.
-    runs.forEach((run, subject) => {
-      const object = this.objectsBySubject.get(subject);
-      if (object === undefined) runs.delete(subject);
+    runs.forEach((run, place) => {
+      const object = objectsOfKind.get(Math.floor(place / PLACES_A_KIND))?.[place % PLACES_A_KIND];
+      if (object === undefined) runs.delete(place);
       else if (again.has(object)) return;
       else if (this.askedChanged(run)) again.add(object);
-      else {
-        if (run.findings.length > 0) found.set(object, run.findings);
-        this.keepKindsOf(run);
-      }
+      else if (run.findings) found.set(object, run.findings);
     });
     // The runs that stand are kept as they are; `keep` replaces or drops those run again.
     this.memo.runs[rule] = runs;
@@ -163,26 +190,33 @@ export class Recall {
     return { again, found };
   }
 
-  /** The earlier run of rule `rule` over `object` when nothing it depends on changed since, else undefined. */
-  recalled(rule: string, object: PackageObject): Run | undefined {
+  /**
+   * The earlier run of rule `rule` over `object` (the `index`th of `kind`'s) when nothing it depends on changed
+   * since, else undefined.
+   */
+  recalled(rule: string, kind: ObjectKind, index: number, object: PackageObject): Run | undefined {
     this.runs.asked++;
     if (this.previous === undefined || this.changedSince(object.document)) return undefined;
-    const run = this.previous.runs[rule]?.get(this.subjectOf(object));
+    const place = this.earlierPlaceOf(kind, index);
+    if (place === undefined) return undefined;
+    const run = this.previous.runs[rule]?.get(place);
     if (run === undefined) return NOTHING; // it found and asked nothing, and its object is as it was
     return this.askedChanged(run) ? undefined : run;
   }
 
-  /** Records `run` (rule `rule` over `object`) for the next check; `taken` when it is the earlier run. */
-  keep(rule: string, object: PackageObject, run: Run, taken: boolean): void {
+  /** Records `run` (rule `rule` over the `index`th object of `kind`) for the next check; `taken` when it is the earlier run. */
+  keep(rule: string, kind: ObjectKind, index: number, run: Run, taken: boolean): void {
     this.runs.total++;
     if (taken) this.runs.taken++;
     const runs = (this.memo.runs[rule] ??= new Map());
-    if (run.findings.length === 0 && run.lookups.length === 0 && run.kinds.length === 0) {
-      runs.delete(this.subjectOf(object)); // an earlier run `standing` kept
+    const place = placeOf(kind, index);
+    if (run.lookups === '' && run.findings === undefined && run.kinds === undefined) {
+      runs.delete(place); // an earlier run `standing` kept
       return;
     }
-    runs.set(this.subjectOf(object), run);
-    this.keepKindsOf(run);
+    runs.set(place, run);
+    for (const listed of run.kinds ?? []) this.keepKind(listed);
+    if (run.lookups !== '' && run.lookups !== UNREADABLE && !taken) for (const looked of lookupsOf(run)) for (const listed of lookedUpKinds(looked.kind)) this.keepKind(listed);
   }
 
   /** The memo of this check. */
@@ -195,38 +229,35 @@ export class Recall {
     return { ...this.runs };
   }
 
-  /** Keeps in the memo what each kind `run` listed or looked up in is now. */
-  private keepKindsOf(run: Run): void {
-    const { kinds, lookups } = run;
-    for (let at = 0; at < kinds.length; at++) this.keepKind(kinds[at]!);
-    for (let at = 1; at < lookups.length; at += 4) {
-      const kind = lookups[at]!;
-      if (this.lookedUpKept.has(kind)) continue;
-      this.lookedUpKept.add(kind);
-      for (const listed of lookedUpKinds(kind)) this.keepKind(listed);
-    }
-  }
-
   private keepKind(kind: string): void {
     if (!this.memo.kinds.has(kind)) this.memo.kinds.set(kind, this.kindNow(kind));
   }
 
   /**
-   * The `subjectKey`s of `objects` (those of `kind`), a line each, kept in the memo — made once a check, with the
-   * objects by key; undefined when two objects share a key.
+   * The `subjectKey`s of `objects` (those of `kind`), and the text the memo keeps of them (a line each) — made once
+   * a check; no text when two objects share a key (the runs over them then stand for neither in a later check).
    */
-  private subjectsOf(kind: ObjectKind, objects: readonly PackageObject[]): string | undefined {
-    if (this.subjectsNow.has(kind)) return this.subjectsNow.get(kind);
-    const keys = objects.map(subjectKey);
-    let shared = false;
-    for (let i = 0; i < keys.length; i++) {
-      if (this.objectsBySubject.has(keys[i]!)) shared = true;
-      this.objectsBySubject.set(keys[i]!, objects[i]!);
+  private subjectsOf(kind: ObjectKind, objects: readonly PackageObject[]): { keys: string[]; text: string | undefined } {
+    let subjects = this.subjectsNow.get(kind);
+    if (subjects === undefined) {
+      const keys = objects.map(subjectKey);
+      const text = new Set(keys).size === keys.length ? keys.join('\n') : undefined;
+      this.subjectsNow.set(kind, (subjects = { keys, text }));
+      if (text !== undefined) this.memo.subjects.set(kind, text);
     }
-    const subjects = shared ? undefined : keys.join('\n');
-    this.subjectsNow.set(kind, subjects);
-    if (subjects !== undefined) this.memo.subjects.set(kind, subjects);
     return subjects;
+  }
+
+  /** The place in the earlier memo of the object the `index`th of `kind` is now (by its `subjectKey`), if it was named there. */
+  private earlierPlaceOf(kind: ObjectKind, index: number): number | undefined {
+    let places = this.earlierPlaces.get(kind);
+    if (places === undefined) {
+      places = new Map();
+      this.previous?.subjects.get(kind)?.split('\n').forEach((key, i) => places!.set(key, placeOf(kind, i)));
+      this.earlierPlaces.set(kind, places);
+    }
+    const key = this.subjectsNow.get(kind)?.keys[index];
+    return key === undefined ? undefined : places.get(key);
   }
 
   /** The objects of `kind` (`objects`) whose documents changed since the earlier check, found once a check. */
@@ -236,19 +267,47 @@ export class Recall {
     return changed;
   }
 
+  /** The files of every object whose document changed since the earlier check. */
+  private changedFiles(): string[] {
+    return (this.changedObjectFiles ??= this.workspace.objects().filter((object) => this.changedSince(object.document)).map((object) => object.file));
+  }
+
+  /**
+   * Whether what `run` asked may now be answered otherwise. Its lookups are read one by one only when their text
+   * names a changed file, or a kind whose objects came or went: a test of the text alone clears the others.
+   */
   private askedChanged(run: Run): boolean {
     const { lookups } = run;
-    for (let at = 0; at < lookups.length; at += 4) {
-      const kind = lookups[at + 1]!;
-      const file = lookups[at + 3]!;
-      if (this.lookupsChanged(kind)) {
-        const found = this.workspace.lookup(lookups[at]!, kind as ObjectKind, lookups[at + 2]!);
-        if ((found?.file ?? '') !== file || (found !== undefined && this.changedSince(found.document))) return true;
-      } else if (file !== '' && this.fileChanged(file)) {
-        return true;
+    if (lookups === UNREADABLE) return true;
+    if (lookups !== '' && this.mayHaveChanged(lookups)) {
+      for (const { from, kind, id, file } of lookupsOf(run)) {
+        if (this.lookupsChanged(kind)) {
+          const found = this.workspace.lookup(from, kind as ObjectKind, id);
+          if ((found?.file ?? '') !== file || (found !== undefined && this.changedSince(found.document))) return true;
+        } else if (file !== '' && this.fileChanged(file)) {
+          return true;
+        }
       }
     }
-    return run.kinds.length > 0 && run.kinds.some((kind) => this.kindChanged(kind));
+    return run.kinds !== undefined && run.kinds.some((kind) => this.kindChanged(kind));
+  }
+
+  /**
+   * Whether the text of a run's lookups names a changed file or a kind whose objects came or went (false: none of
+   * its lookups can find otherwise now). Past a few changed files, every run's lookups are read.
+   */
+  private mayHaveChanged(lookups: string): boolean {
+    const files = this.changedFiles();
+    if (files.length > TEXT_TESTS) return true;
+    for (let i = 0; i < files.length; i++) if (lookups.includes(files[i]!)) return true;
+    const kinds = this.changedLookupKinds();
+    for (let i = 0; i < kinds.length; i++) if (lookups.includes(`\0${kinds[i]!}\0`)) return true;
+    return false;
+  }
+
+  /** The kinds the earlier memo kept whose lookups may find otherwise now (see `lookupsChanged`). */
+  private changedLookupKinds(): string[] {
+    return (this.lookupKindsChanged ??= [...new Set([...(this.previous?.kinds.keys() ?? [])].map((kept) => kept.slice(kept.indexOf(':') + 1)))].filter((kind) => this.lookupsChanged(kind)));
   }
 
   /** Whether what a lookup of `kind` finds may differ from what it found in the earlier check: its objects differ. */
@@ -263,12 +322,8 @@ export class Recall {
 
   /** Whether the document of `file` (as a lookup found it) changed since the earlier check, or is gone. */
   private fileChanged(file: string): boolean {
-    let changed = this.filesChanged.get(file);
-    if (changed === undefined) {
-      const document = this.workspace.documents().get(file);
-      this.filesChanged.set(file, (changed = document === undefined || this.changedSince(document)));
-    }
-    return changed;
+    const document = this.workspace.documents().get(file);
+    return document === undefined || this.changedSince(document);
   }
 
   private kindChanged(kind: string): boolean {
@@ -291,12 +346,6 @@ export class Recall {
     return now;
   }
 
-  private subjectOf(object: PackageObject): string {
-    let key = this.subjects.get(object);
-    if (key === undefined) this.subjects.set(object, (key = subjectKey(object)));
-    return key;
-  }
-
   private objectsOf(kind: string): PackageObject[] {
     return this.workspace.objects(kind.slice(kind.indexOf(':') + 1) as ObjectKind);
   }
@@ -308,12 +357,25 @@ export class Recall {
   }
 }
 
+/** The lookups of `run`, field by field. */
+function lookupsOf(run: Run): { from: string; kind: string; id: string; file: string }[] {
+  const fields = run.lookups.split('\0');
+  const lookups = [];
+  for (let at = 0; at + 3 < fields.length; at += 4) lookups.push({ from: fields[at]!, kind: fields[at + 1]!, id: fields[at + 2]!, file: fields[at + 3]! });
+  return lookups;
+}
+
+/** Names the `index`th object of `kind` among the runs of a rule. */
+function placeOf(kind: ObjectKind, index: number): number {
+  return OBJECT_KINDS.indexOf(kind) * PLACES_A_KIND + index;
+}
+
 /** What the memo keeps of a kind looked up in: its identities and its files (see `Recall.lookupsChanged`). */
 function lookedUpKinds(kind: string): [string, string] {
   return [`ids:${kind}`, `files:${kind}`];
 }
 
-/** Names an object among the runs of a rule. */
+/** Names an object among the objects of its kind, from one check to the next. */
 function subjectKey(object: PackageObject): string {
   return `${object.file}\0${object.ref}`;
 }

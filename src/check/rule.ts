@@ -235,7 +235,7 @@ function runObjectRule(rule: ObjectRule, { workspace, facts, packages, objectsOf
   const objectsByKind = rule.subjects.map((kind) => [kind, objectsOf(kind)] as const);
   const standing = recall?.standing(rule.id, objectsByKind);
   if (standing?.again.size === 0 && standing.found.size === 0) return; // every earlier run stands, and found nothing
-  for (const [, objects] of objectsByKind) {
+  for (const [kind, objects] of objectsByKind) {
     // Indexed: unoptimised code (a loop this short ends before V8 optimises it) allocates a result a step of `for…of`.
     for (let i = 0; i < objects.length; i++) {
       const object = objects[i]!;
@@ -244,17 +244,17 @@ function runObjectRule(rule: ObjectRule, { workspace, facts, packages, objectsOf
         if (earlier) findings.push(...earlier);
         continue;
       }
-      const earlier = standing ? undefined : recall?.recalled(rule.id, object);
+      const earlier = standing ? undefined : recall?.recalled(rule.id, kind, i, object);
       if (recall && earlier) {
-        findings.push(...earlier.findings);
-        recall.keep(rule.id, object, earlier, true);
+        if (earlier.findings) findings.push(...earlier.findings);
+        recall.keep(rule.id, kind, i, earlier, true);
         continue;
       }
       found = [];
       asked = recall && new Asked();
       rule.checkObject(context, object);
       findings.push(...found);
-      if (recall && asked) recall.keep(rule.id, object, asked.run(found), false);
+      if (recall && asked) recall.keep(rule.id, kind, i, asked.run(found), false);
     }
   }
 }

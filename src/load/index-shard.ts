@@ -78,7 +78,14 @@ interface StoredColumns {
   stats: Float64Array;
   /** `HASH_LENGTH` characters a file: the hex SHA-256 of its bytes. */
   hashes: string;
-  heads: (EnvelopeHead | null)[];
+  /**
+   * The envelopes: four numbers a file, the places in `headValues` of its apiVersion, kind, key and spec
+   * (`NO_VALUE` for a spec with nothing the loader reads, every one for a file without an envelope). Read back as
+   * one typed array and a few thousand values, where 10,000 envelopes and their specs were 20,000 objects.
+   */
+  heads: Uint32Array;
+  /** The values `heads` points at: each string once, every other value as it is. */
+  headValues: unknown[];
   /** The schemas named by the bits of `clean`. */
   cleanNames: string[];
   /** A file's schemas passed, bit `i` for `cleanNames[i]`. */
@@ -99,6 +106,8 @@ const HASH_LENGTH = 64;
 /** A file's schemas are bits of one 32-bit number: past 32 names, a verdict is not kept (only a run is slower). */
 const MAX_CLEAN_NAMES = 32;
 const NO_STAT = [NaN, NaN, NaN, NaN];
+/** In `heads`: no value (a file without an envelope, or a spec with nothing the loader reads). */
+const NO_VALUE = 0xffffffff;
 
 /** A stamp is a UUID without its dashes, written in ASCII at the head of the contents file. */
 const STAMP_LENGTH = 32;
@@ -173,7 +182,7 @@ export class IndexShard {
   }
 
   head(entry: Entry): EnvelopeHead | undefined {
-    return (typeof entry === 'number' ? this.columns.heads[entry] : entry.head) ?? undefined;
+    return typeof entry === 'number' ? storedHead(this.columns, entry) : entry.head;
   }
 
   isClean(entry: Entry, schema: string): boolean {
@@ -270,7 +279,8 @@ export class IndexShard {
       paths: [...kept, ...this.made.keys()].join('\0'),
       stats: new Float64Array(count * 4),
       hashes: '',
-      heads: [],
+      heads: new Uint32Array(count * 4),
+      headValues: [],
       cleanNames: [...old.cleanNames],
       clean: new Uint32Array(count),
       at: new Float64Array(count * 3),
@@ -279,13 +289,14 @@ export class IndexShard {
     const hashes: string[] = [];
     const parts: Uint8Array[] = [Buffer.from(columns.stamp, 'latin1')];
     const places: [number, number, number][] = [];
+    const packHead = headPacker(columns);
     let length = 0;
-    const add = (i: number, stat: ArrayLike<number>, hash: string, head: EnvelopeHead | null, clean: number, marks: number, text: Uint8Array, body: Uint8Array) => {
+    const add = (i: number, stat: ArrayLike<number>, hash: string, head: EnvelopeHead | undefined, clean: number, marks: number, text: Uint8Array, body: Uint8Array) => {
       const at: [number, number, number] = [length, length + text.length, length + text.length + body.length];
       columns.marks[i] = marks;
       columns.stats.set(stat, i * 4);
       hashes.push(hash);
-      columns.heads.push(head);
+      packHead(i, head);
       columns.clean[i] = clean;
       columns.at.set(at, i * 3);
       places.push(at);
@@ -294,7 +305,7 @@ export class IndexShard {
     };
     kept.forEach((path, i) => {
       const at = this.positions.get(path)!;
-      add(i, old.stats.subarray(at * 4, at * 4 + 4), this.hash(at), old.heads[at] ?? null, old.clean[at]!, old.marks[at]!, ...this.parts(at, oldContents!));
+      add(i, old.stats.subarray(at * 4, at * 4 + 4), this.hash(at), storedHead(old, at), old.clean[at]!, old.marks[at]!, ...this.parts(at, oldContents!));
     });
     let i = kept.length;
     for (const made of this.made.values()) {
@@ -303,7 +314,7 @@ export class IndexShard {
         return bit === -1 ? sum : sum | (1 << bit);
       }, 0);
       const [text, body, marks] = this.madeContent(made);
-      add(i++, made.stat ?? NO_STAT, made.hash, made.head ?? null, bits, marks, text, body);
+      add(i++, made.stat ?? NO_STAT, made.hash, made.head, bits, marks, text, body);
     }
     columns.hashes = hashes.join('');
     const contents = Buffer.concat(parts, STAMP_LENGTH + length);
@@ -375,7 +386,7 @@ export function sameStat(a: StatKey, b: ArrayLike<number>, at = 0): boolean {
 
 /** The columns in `bytes` and their paths when they read as a shard, else those of an empty shard (written by another build of node, say). */
 function readColumns(bytes: Uint8Array | undefined): [StoredColumns, string[]] {
-  const empty: StoredColumns = { stamp: '', paths: '', stats: new Float64Array(), hashes: '', heads: [], cleanNames: [], clean: new Uint32Array(), at: new Float64Array(), marks: new Uint8Array() };
+  const empty: StoredColumns = { stamp: '', paths: '', stats: new Float64Array(), hashes: '', heads: new Uint32Array(), headValues: [], cleanNames: [], clean: new Uint32Array(), at: new Float64Array(), marks: new Uint8Array() };
   if (bytes === undefined) return [empty, []];
   let stored: Partial<StoredColumns>;
   try {
@@ -388,8 +399,40 @@ function readColumns(bytes: Uint8Array | undefined): [StoredColumns, string[]] {
   const whole =
     count >= 0 && typeof stored.stamp === 'string' && stored.stamp.length === STAMP_LENGTH && stored.stats instanceof Float64Array &&
     stored.stats.length === count * 4 && typeof stored.hashes === 'string' && stored.hashes.length === count * HASH_LENGTH &&
-    Array.isArray(stored.heads) && stored.heads.length === count && Array.isArray(stored.cleanNames) && stored.clean instanceof Uint32Array &&
+    stored.heads instanceof Uint32Array && stored.heads.length === count * 4 && Array.isArray(stored.headValues) && Array.isArray(stored.cleanNames) && stored.clean instanceof Uint32Array &&
     stored.clean.length === count && stored.at instanceof Float64Array && stored.at.length === count * 3 && stored.marks instanceof Uint8Array &&
     stored.marks.length === count;
   return whole ? [stored as StoredColumns, paths] : [empty, []];
+}
+
+/**
+ * The envelope of the `entry`th file of `columns`, if it has one (see `StoredColumns.heads`); none either when a
+ * place is past the values (the loader then reads the document's value).
+ */
+function storedHead({ heads, headValues }: StoredColumns, entry: number): EnvelopeHead | undefined {
+  const at = entry * 4;
+  const apiVersion = heads[at]!;
+  const kind = heads[at + 1]!;
+  const key = heads[at + 2]!;
+  const spec = heads[at + 3]!;
+  // NO_VALUE is past any values: a file without an envelope has none.
+  if (apiVersion >= headValues.length || kind >= headValues.length || key >= headValues.length || (spec !== NO_VALUE && spec >= headValues.length)) return undefined;
+  return { apiVersion: headValues[apiVersion], kind: headValues[kind], key: headValues[key], spec: spec === NO_VALUE ? {} : (headValues[spec] as Record<string, unknown>) };
+}
+
+/** Writes the envelope of the `i`th file into the columns being made (see `StoredColumns.heads`). */
+function headPacker(columns: StoredColumns): (i: number, head: EnvelopeHead | undefined) => void {
+  const strings = new Map<string, number>();
+  const place = (value: unknown): number => {
+    let at = typeof value === 'string' ? strings.get(value) : undefined;
+    if (at === undefined) {
+      at = columns.headValues.push(value) - 1;
+      if (typeof value === 'string') strings.set(value, at);
+    }
+    return at;
+  };
+  return (i, head) => {
+    const fields = head === undefined ? [NO_VALUE, NO_VALUE, NO_VALUE, NO_VALUE] : [place(head.apiVersion), place(head.kind), place(head.key), Object.keys(head.spec).length === 0 ? NO_VALUE : place(head.spec)];
+    columns.heads.set(fields, i * 4);
+  };
 }

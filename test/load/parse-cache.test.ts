@@ -5,6 +5,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParseCache, useParseCache, type InputsListed } from '../../src/load/parse-cache.js';
 import type { SourceDocument } from '../../src/json/document.js';
@@ -167,6 +168,40 @@ describe('stored reports of the workspace index', () => {
     const changed = placed();
     writeFileSync(file, 'apiVersion: taimen.ai/v1\nkind: Role\nkey: buyer\nspec: {name: Other}\n');
     expect(() => changed?.value).toThrow(expect.objectContaining({ code: 'index_changed', message: 'role.yaml changed while check was reading it' }));
+  });
+
+  it("places an object by the envelope its shard keeps, and reads the document when the shard's envelope points past its values", async () => {
+    const cache = join(ROOT, 'envelope-cache');
+    const dir = join(WORKSPACE, 'envelopes');
+    mkdirSync(dir, { recursive: true });
+    const role = join(dir, 'role.yaml');
+    const process = join(dir, 'process.yaml');
+    writeFileSync(role, 'apiVersion: taimen.ai/v1\nkind: Role\nkey: buyer\nspec: {name: Buyer}\n');
+    writeFileSync(process, 'apiVersion: taimen.ai/v1\nkind: Process\nkey: buying\nspec: {version: 2, displayName: Buying, data: {$ref: data.json}}\n');
+    await settle();
+    const first = new ParseCache(cache, WORKSPACE);
+    useParseCache(first);
+    try {
+      for (const file of [role, process]) await loadSourceFile(file, file);
+    } finally {
+      useParseCache(undefined);
+    }
+    first.flush();
+    const envelopes = (index: ParseCache) => [role, process].map((file) => index.envelopeOf(index.lookup(file, file)!.document!));
+    expect(envelopes(new ParseCache(cache, WORKSPACE))).toEqual([
+      { apiVersion: 'taimen.ai/v1', kind: 'Role', key: 'buyer', spec: {} },
+      { apiVersion: 'taimen.ai/v1', kind: 'Process', key: 'buying', spec: { version: 2, data: { $ref: 'data.json' } } },
+    ]);
+
+    // A damaged shard: every envelope points past the values it holds.
+    for (const name of readdirSync(cache).filter((name) => /\.files\.\d+$/.test(name))) {
+      const columns = deserialize(readFileSync(join(cache, name))) as { heads: Uint32Array; headValues: unknown[] };
+      columns.heads.fill(columns.headValues.length);
+      writeFileSync(join(cache, name), serialize(columns));
+    }
+    const damaged = new ParseCache(cache, WORKSPACE);
+    expect(envelopes(damaged)).toEqual([undefined, undefined]);
+    expect(damaged.lookup(role, role)?.document?.value).toEqual({ apiVersion: 'taimen.ai/v1', kind: 'Role', key: 'buyer', spec: { name: 'Buyer' } });
   });
 
   it("drops another build's files of the workspace once left alone for a week, and no other workspace's", async () => {

@@ -31,12 +31,36 @@ const LENIENT_UTF8 = new TextDecoder('utf-8');
  * JSON when the name ends in `.json`, YAML otherwise.
  */
 export async function loadSourceFile(path: string, file: string): Promise<LoadResult> {
+  return sourceFileNow(path, file);
+}
+
+/**
+ * `loadSourceFile`, given at once when no read is needed (an editor's buffer, a file the index holds): a package of
+ * 10,000 unchanged files then makes no promise a file.
+ */
+export function sourceFileNow(path: string, file: string): LoadResult | Promise<LoadResult> {
+  return knownSourceFile(path, file) ?? readSourceFile(path, file);
+}
+
+/** `loads` as they are, each promise among them replaced by what it gives (they run together, as `Promise.all` runs them). */
+export async function settled<T extends object>(loads: readonly (T | Promise<T>)[]): Promise<T[]> {
+  const pending = loads.filter((load): load is Promise<T> => load instanceof Promise);
+  if (pending.length === 0) return loads as T[];
+  const results = await Promise.all(pending);
+  let next = 0;
+  return loads.map((load) => (load instanceof Promise ? results[next++]! : load));
+}
+
+/** The document of an editor's unsaved buffer for `path`, or of a file the index holds unchanged; undefined for one to read. */
+function knownSourceFile(path: string, file: string): LoadResult | undefined {
   // An editor's unsaved buffer stands for the file: parsed as it is, never taken from the index nor kept in it.
   const overlaid = overlaidBytes(path);
   if (overlaid !== undefined) return parseSource(overlaid, file);
+  return activeParseCache()?.lookup(path, file); // unchanged since the last check: not even opened
+}
+
+async function readSourceFile(path: string, file: string): Promise<LoadResult> {
   const cache = activeParseCache();
-  const known = cache?.lookup(path, file); // unchanged since the last check: not even opened
-  if (known) return known;
   const bytes = readSource(path, file);
   if (!(bytes instanceof Uint8Array)) return { findings: [bytes] };
   await nextParseTurn();

@@ -48,6 +48,7 @@ export class Workspace {
   private readonly visible = new Map<string, readonly string[]>();
   private byFile?: ReadonlyMap<string, SourceDocument>;
   private byKind?: ReadonlyMap<ObjectKind, PackageObject[]>;
+  private all?: PackageObject[];
 
   constructor(
     /** Dependency order: a package comes after everything it requires. */
@@ -73,7 +74,8 @@ export class Workspace {
 
   /** Every object of every package, in dependency then file order; only those of `kind` when given. */
   objects(kind?: ObjectKind): PackageObject[] {
-    if (kind === undefined) return this.packages.flatMap((pkg) => pkg.objects);
+    // Asked for every object by several rules and the check's memo: gathered once.
+    if (kind === undefined) return (this.all ??= this.packages.flatMap((pkg) => pkg.objects)).slice();
     // Asked for every kind by the rules, and again by the check's memo: grouped once.
     if (this.byKind === undefined) {
       const byKind = new Map<ObjectKind, PackageObject[]>();

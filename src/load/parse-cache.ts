@@ -43,7 +43,7 @@ import { parseJson } from './json.js';
 import { parseYaml } from './yaml.js';
 import { isRecord } from '../json/guards.js';
 import { TEXT_MARKS } from '../model/text-marks.js';
-import { IndexShard, sameStat, type Body, type EnvelopeHead, type Entry, type MadeRecord, type StatKey } from './index-shard.js';
+import { IndexShard, placesOf, sameStat, type Body, type EnvelopeHead, type Entry, type MadeRecord, type StatKey } from './index-shard.js';
 
 export type { EnvelopeHead, StatKey } from './index-shard.js';
 
@@ -348,7 +348,7 @@ export class ParseCache implements Contents {
       changedSince: (document) => {
         const known = this.knownOf(document);
         if (known === undefined) return true;
-        positions ??= new Map(pathsOf(stored.inputs).map((path, i) => [path, i]));
+        positions ??= placesOf(pathsOf(stored.inputs));
         const at = positions.get(known.path);
         return at === undefined || !known.shard.hashIs(known.entry, stored.inputs.hashes, at * HASH_LENGTH);
       },

@@ -28,6 +28,8 @@ export interface CheckResult {
   workspace: Workspace;
   /** The object rules' runs, for the next check of the same targets (when `memory` was given). */
   memo?: RuleMemo;
+  /** Whether `memo` holds what the memo given in `memory` held: the one stored stands for it. */
+  memoAsBefore?: boolean;
   /** The runs of object rules, and how many were taken from `memory` (when it was given). */
   objectRuns?: ObjectRuns;
 }
@@ -42,5 +44,5 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   const recall = options.memory && new Recall(workspace, invalid, options.memory);
   const ruleFindings = runRules(workspace, RULES, invalid, deferred, recall);
   const report = checkReport(workspace, [...workspace.findings, ...findings, ...ruleFindings]);
-  return { workspace, report, ...(recall ? { memo: recall.made(), objectRuns: recall.counted() } : {}) };
+  return { workspace, report, ...(recall ? { memo: recall.made(), memoAsBefore: recall.asBefore(), objectRuns: recall.counted() } : {}) };
 }

@@ -143,6 +143,8 @@ export class Recall {
   private changedObjectFiles: string[] | undefined;
   /** `changedLookupKinds`, found once. */
   private lookupKindsChanged: string[] | undefined;
+  /** Whether this memo is known to differ from the earlier one (see `asBefore`). */
+  private differs: boolean;
   /** Runs taken from the earlier memo, and runs in all (see `ObjectRuns`). */
   private readonly runs: ObjectRuns = { taken: 0, total: 0, asked: 0 };
 
@@ -154,6 +156,7 @@ export class Recall {
     const { ground, documents } = groundOf(workspace, invalid);
     const standing = memory.previous?.ground === ground && !documents.some((document) => this.changedSince(document));
     this.previous = standing ? memory.previous : undefined;
+    this.differs = this.previous === undefined;
     this.memo = { ground, runs: {}, subjects: new Map(), kinds: new Map() };
     // What the kinds looked up in are now: the runs taken keep their lookups as text, not read again.
     for (const kind of this.previous?.kinds.keys() ?? []) this.keepKind(kind);
@@ -177,8 +180,10 @@ export class Recall {
     // allocates an iterator result and an entry a step.
     runs.forEach((run, place) => {
       const object = objectsOfKind.get(Math.floor(place / PLACES_A_KIND))?.[place % PLACES_A_KIND];
-      if (object === undefined) runs.delete(place);
-      else if (again.has(object)) return;
+      if (object === undefined) {
+        runs.delete(place);
+        this.differs = true;
+      } else if (again.has(object)) return;
       else if (this.askedChanged(run)) again.add(object);
       else if (run.findings) found.set(object, run.findings);
     });
@@ -196,6 +201,7 @@ export class Recall {
    */
   recalled(rule: string, kind: ObjectKind, index: number, object: PackageObject): Run | undefined {
     this.runs.asked++;
+    this.differs = true; // its runs are named anew
     if (this.previous === undefined || this.changedSince(object.document)) return undefined;
     const place = this.earlierPlaceOf(kind, index);
     if (place === undefined) return undefined;
@@ -210,6 +216,7 @@ export class Recall {
     if (taken) this.runs.taken++;
     const runs = (this.memo.runs[rule] ??= new Map());
     const place = placeOf(kind, index);
+    if (!taken && !sameRun(runs.get(place) ?? NOTHING, run)) this.differs = true;
     if (run.lookups === '' && run.findings === undefined && run.kinds === undefined) {
       runs.delete(place); // an earlier run `standing` kept
       return;
@@ -222,6 +229,15 @@ export class Recall {
   /** The memo of this check. */
   made(): RuleMemo {
     return this.memo;
+  }
+
+  /**
+   * Whether the memo of this check holds what the earlier one held: every run made again found and asked what it
+   * did, and the kinds and objects are as they were (a value edit, mostly). It need not be written again then.
+   */
+  asBefore(): boolean {
+    const { previous, memo } = this;
+    return !this.differs && previous !== undefined && sameEntries(previous.kinds, memo.kinds) && sameEntries(previous.subjects, memo.subjects);
   }
 
   /** How many runs of object rules this check took from the earlier one. */
@@ -355,6 +371,18 @@ export class Recall {
     if (changed === undefined) this.changed.set(document, (changed = this.memory.changedSince(document)));
     return changed;
   }
+}
+
+/** Whether two runs found and asked the same. */
+function sameRun(a: Run, b: Run): boolean {
+  return a.lookups === b.lookups && (a.kinds ?? []).join('\n') === (b.kinds ?? []).join('\n') && JSON.stringify(a.findings ?? []) === JSON.stringify(b.findings ?? []);
+}
+
+/** Whether two maps hold the same keys with the same values. */
+function sameEntries(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) if (b.get(key) !== value) return false;
+  return true;
 }
 
 /** The lookups of `run`, field by field. */

@@ -150,7 +150,7 @@ export function reportKey(request: CheckRequest): string {
  * a source resolves to also depends on its remote (a moved tag, an unreachable host), which no stat of the
  * workspace shows.
  */
-async function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report, memo }: CheckResult): Promise<void> {
+async function storeReport(index: ParseCache, key: string, request: CheckRequest, { workspace, report, memo, memoAsBefore }: CheckResult): Promise<void> {
   const installation = workspace.installation;
   if (installation !== undefined && hasGitSources(installation)) return;
   const cwd = resolve(request.cwd ?? '.');
@@ -159,7 +159,7 @@ async function storeReport(index: ParseCache, key: string, request: CheckRequest
   const lookedIn = request.install !== undefined
     ? await installationInputs(installation, workspace.packages)
     : [cwd, join(cwd, 'packages'), ...trees.map((dir) => dirname(dir))];
-  index.storeReport(key, report, trees, [...new Set([...targets, ...lookedIn])], memo);
+  index.storeReport(key, report, trees, [...new Set([...targets, ...lookedIn])], memo, memoAsBefore);
 }
 
 /** Where an installation's packages were looked for (none when the installation file could not be used). */

@@ -158,6 +158,8 @@ export class ParseCache implements Contents {
   private readonly shards = new Map<number, IndexShard>();
   /** Paths loaded in this run (their records are kept first when the index is bounded). */
   private readonly used = new Set<string>();
+  /** How many of `used` each shard holds (see `prune`). */
+  private readonly usedIn = new Map<IndexShard, number>();
   /**
    * The stat of each file as this run read it: the stored report names the files by the stats of the bytes
    * it was made from (a later write then shows as a change), and each is stat'ed once.
@@ -288,14 +290,22 @@ export class ParseCache implements Contents {
    * past `MAX_FILES` so do those this run did not load. An index that cannot be written is only slower.
    */
   flush(): void {
-    for (const shard of this.shards.values()) {
-      for (const path of shard.files()) if (!this.used.has(path) && statOf(path) === undefined) this.forget(path);
-      for (const path of shard.files()) {
-        if (shard.size <= MAX_FILES / SHARDS) break;
-        if (!this.used.has(path)) this.forget(path);
-      }
-    }
+    for (const shard of this.shards.values()) this.prune(shard);
     for (const [number, shard] of this.shards) if (this.changed.has(shard) && this.writeShard(number, shard)) this.changed.delete(shard);
+  }
+
+  /**
+   * Forgets the files of `shard` this run did not load that are gone, then, past the shard's share of `MAX_FILES`,
+   * those this run did not load. A shard every file of which was loaded (a check of its whole package) is not
+   * listed at all.
+   */
+  private prune(shard: IndexShard): void {
+    if ((this.usedIn.get(shard) ?? 0) < shard.size) for (const path of shard.files()) if (!this.used.has(path) && statOf(path) === undefined) this.forget(path);
+    if (shard.size <= MAX_FILES / SHARDS) return;
+    for (const path of shard.files()) {
+      if (shard.size <= MAX_FILES / SHARDS) break;
+      if (!this.used.has(path)) this.forget(path);
+    }
   }
 
   /** Writes shard `number`: its contents first, so that columns are never written before the contents they name. */
@@ -395,25 +405,28 @@ export class ParseCache implements Contents {
   private keep(path: string, record: MadeRecord): void {
     const shard = this.shardFor(path);
     shard.put(path, record);
-    this.used.add(path);
+    this.markUsed(path, shard);
     this.changed.add(shard);
   }
 
   /**
    * Stores `report` under `key`, valid while the files this run loaded and every file and folder under
    * `trees` (package folders) and the folders `listed` (where packages are looked for) keep their stat, with
-   * `memo` (what the next run of `key` may reuse of this one when some input changed: see `earlierRun`). The
-   * trees are walked unless the report this one replaces lists their paths still (`inputsAsStored`). Nothing
-   * is stored (undefined) when an input has no stat to trust and no hash.
+   * `memo` (what the next run of `key` may reuse of this one when some input changed: see `earlierRun`; with
+   * `memoAsBefore`, it holds what the memo stored for `key` holds, which stays). The trees are walked unless the
+   * report this one replaces lists their paths still (`inputsAsStored`). Nothing is stored (undefined) when an
+   * input has no stat to trust and no hash.
    */
-  storeReport(key: string, report: unknown, trees: readonly string[], listed: readonly string[], memo?: unknown): InputsListed | undefined {
+  storeReport(key: string, report: unknown, trees: readonly string[], listed: readonly string[], memo?: unknown, memoAsBefore = false): InputsListed | undefined {
     const restated = this.inputsAsStored(key, trees, listed);
     const packed = restated ?? this.walkedInputs(trees, listed);
+    const storedMemo = memoAsBefore ? this.storedResult(key)?.memoStamp : undefined;
     this.statsSeen.clear();
     if (packed === undefined) return undefined;
-    // The memo first: a report that could not be written leaves a memo no report names.
-    const memoStamp = memo !== undefined ? nodeCrypto().randomUUID() : undefined;
-    const memoKept = memoStamp !== undefined && writeAtomically(this.storedPath(key, 'memo'), serialize({ key, stamp: memoStamp, memo } satisfies StoredMemo));
+    // The memo first: a report that could not be written leaves a memo no report names. One that holds what the
+    // stored one holds (`memoAsBefore`: a value edit, mostly) is not written again; the report names the stored one.
+    const memoStamp = storedMemo ?? (memo !== undefined ? nodeCrypto().randomUUID() : undefined);
+    const memoKept = storedMemo !== undefined || (memoStamp !== undefined && writeAtomically(this.storedPath(key, 'memo'), serialize({ key, stamp: memoStamp, memo } satisfies StoredMemo)));
     const stored: StoredResult = { key, trees: trees.join('\0'), inputs: packed, report, ...(memoKept ? { memoStamp } : {}) };
     this.lastResult = undefined;
     if (writeAtomically(this.storedPath(key), serialize(stored))) this.dropOldResults();
@@ -566,6 +579,7 @@ export class ParseCache implements Contents {
 
   private forget(path: string): void {
     const shard = this.shardFor(path);
+    if (this.used.has(path)) this.usedIn.set(shard, this.usedIn.get(shard)! - 1); // counted low from here: `prune` lists the shard
     shard.forget(path);
     this.changed.add(shard);
   }
@@ -596,8 +610,15 @@ export class ParseCache implements Contents {
     for (const name of all.filter(otherBuild)) if (ageOf(name) < stale) rmSync(join(this.dir, name), { force: true });
   }
 
-  private remember(file: string, { path, shard, entry }: Known): SourceDocument {
+  /** `path` (of `shard`) was loaded by this run. */
+  private markUsed(path: string, shard: IndexShard): void {
+    if (this.used.has(path)) return;
     this.used.add(path);
+    this.usedIn.set(shard, (this.usedIn.get(shard) ?? 0) + 1);
+  }
+
+  private remember(file: string, { path, shard, entry }: Known): SourceDocument {
+    this.markUsed(path, shard);
     return new CachedDocument(file, path, shard, entry, this);
   }
 

@@ -148,20 +148,51 @@ describe('check with the workspace index', () => {
     const roles = join(dir, 'packages/purchase-requests/roles');
     const rename = (from: string, to: string) => writeFileSync(join(roles, 'buyer.yaml'), readFileSync(join(roles, 'buyer.yaml'), 'utf8').replace(`name: ${from}`, `name: ${to}`));
     await settle();
+    const memos = () => readdirSync(join(CACHE, 'check')).filter((file) => file.includes('.memo.'));
+    const others = new Set(memos());
     await reportOf(dir, true);
-    const steps: [string, () => void, (runs: ObjectRuns) => void][] = [
-      ['a value edited', () => rename('Buyer', 'Buyers'), (runs) => expect(runs.asked).toBe(0)],
-      ['a role added', () => writeFileSync(join(roles, 'auditor.yaml'), 'apiVersion: taimen.ai/v1\nkind: Role\nkey: auditor\nspec: {name: Auditor}\n'), (runs) => expect(runs.asked).toBeGreaterThan(0)],
-      ['a value edited again', () => rename('Buyers', 'Buyer'), (runs) => expect(runs.asked).toBe(0)],
+    const memoName = memos().find((file) => !others.has(file))!;
+    // The memo file of this workspace (the one the first check wrote): one that holds what it held is not written again.
+    const memoFile = () => {
+      const info = statSync(join(CACHE, 'check', memoName));
+      return `${info.ino}:${info.mtimeMs}`;
+    };
+    const steps: [string, () => void, (runs: ObjectRuns) => void, boolean][] = [
+      ['a value edited', () => rename('Buyer', 'Buyers'), (runs) => expect(runs.asked).toBe(0), true],
+      ['a role added', () => writeFileSync(join(roles, 'auditor.yaml'), 'apiVersion: taimen.ai/v1\nkind: Role\nkey: auditor\nspec: {name: Auditor}\n'), (runs) => expect(runs.asked).toBeGreaterThan(0), false],
+      ['a value edited again', () => rename('Buyers', 'Buyer'), (runs) => expect(runs.asked).toBe(0), true],
     ];
-    for (const [name, change, expectRuns] of steps) {
+    for (const [name, change, expectRuns, memoKept] of steps) {
+      const memoBefore = memoFile();
       change();
       await settle();
       const { report, objectRuns } = await checked(dir, true);
       expect(report, name).toBe(await reportOf(dir, false));
       expect(objectRuns?.taken, name).toBeGreaterThan(0);
       expectRuns(objectRuns!);
+      expect(memoFile() === memoBefore, `${name}: the memo kept as stored`).toBe(memoKept);
     }
+  });
+
+  it('keeps the memo of a run made again that asks and finds otherwise, though no object came or went', async () => {
+    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
+    laidOut.push(dir);
+    const pkg = join(dir, 'packages/purchase-requests');
+    const process = join(pkg, 'processes/purchase-request.yaml');
+    await settle();
+    await reportOf(dir, true);
+    // The process names a role that is not declared: its runs look up another name, and find it missing.
+    writeFileSync(process, readFileSync(process, 'utf8').replaceAll('{role: buyer}', '{role: buyr}'));
+    await settle();
+    const misspelt = await reportOf(dir, true);
+    expect(misspelt).toBe(await reportOf(dir, false));
+    expect(misspelt).toContain('role_not_declared');
+    // A role added: the process is unchanged, and its runs stand only if the memo holds what they asked last.
+    writeFileSync(join(pkg, 'roles/auditor.yaml'), 'apiVersion: taimen.ai/v1\nkind: Role\nkey: auditor\nspec: {name: Auditor}\n');
+    await settle();
+    const added = await reportOf(dir, true);
+    expect(added).toBe(await reportOf(dir, false));
+    expect(added).toContain('role_not_declared');
   });
 
   it('opens, of the documents it takes from the index, only those the rules it runs again read', async () => {

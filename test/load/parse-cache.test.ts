@@ -204,6 +204,38 @@ describe('stored reports of the workspace index', () => {
     expect(damaged.lookup(role, role)?.document?.value).toEqual({ apiVersion: 'taimen.ai/v1', kind: 'Role', key: 'buyer', spec: { name: 'Buyer' } });
   });
 
+  it('forgets a file gone from the disk once a later run reads its shard, and keeps every file it loaded', async () => {
+    const cache = join(ROOT, 'gone-cache');
+    const dir = join(WORKSPACE, 'gone');
+    mkdirSync(dir, { recursive: true });
+    const files = Array.from({ length: 64 }, (_, i) => join(dir, `role-${i}.yaml`));
+    files.forEach((file, i) => writeFileSync(file, `apiVersion: taimen.ai/v1\nkind: Role\nkey: role-${i}\nspec: {name: Role ${i}}\n`));
+    await settle();
+    const run = async (loaded: string[]) => {
+      const index = new ParseCache(cache, WORKSPACE);
+      useParseCache(index);
+      try {
+        for (const file of loaded) await loadSourceFile(file, file);
+      } finally {
+        useParseCache(undefined);
+      }
+      index.flush();
+    };
+    const shards = () =>
+      readdirSync(cache)
+        .filter((name) => /\.files\.\d+$/.test(name))
+        .map((name) => (deserialize(readFileSync(join(cache, name))) as { paths: string }).paths.split('\0'));
+    const held = () => shards().flat().sort();
+    await run(files);
+    expect(held()).toEqual([...files].sort());
+    // A file removed from a shard that holds others: the next run loads those, and so reads the shard.
+    const gone = shards().find((paths) => paths.length > 1)![0]!;
+    rmSync(gone);
+    await settle();
+    await run(files.filter((file) => file !== gone));
+    expect(held()).toEqual(files.filter((file) => file !== gone).sort());
+  });
+
   it("drops another build's files of the workspace once left alone for a week, and no other workspace's", async () => {
     const file = join(WORKSPACE, 'builds.yaml');
     mkdirSync(WORKSPACE, { recursive: true });

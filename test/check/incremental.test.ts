@@ -66,6 +66,12 @@ function reusable(cwd: string): boolean {
 
 describe('check with the workspace index', () => {
   const laidOut: string[] = [];
+  /** A copy of the fixture base `name`, removed after the tests. */
+  const laidOutBase = (name: string): string => {
+    const dir = overlay(join(FIXTURES, 'check/_bases', name));
+    laidOut.push(dir);
+    return dir;
+  };
   let saved: string | undefined;
   beforeAll(() => {
     saved = process.env.PACKAGE_SDK_CACHE;
@@ -113,8 +119,7 @@ describe('check with the workspace index', () => {
   }, 600_000); // some 400 cases, three checks each
 
   it('checks an unchanged object again when what it looked up changes: a name it resolved, the names of a kind, what a found object says', async () => {
-    const dir = overlay(join(FIXTURES, 'check/_bases/procdemo-with-process'));
-    laidOut.push(dir);
+    const dir = laidOutBase('procdemo-with-process');
     const pkg = join(dir, 'packages/procdemo');
     const edit = (file: string, change: (text: string) => string) => writeFileSync(join(pkg, file), change(readFileSync(join(pkg, file), 'utf8')));
     // Each edit leaves the process alone and changes what its findings say.
@@ -143,8 +148,7 @@ describe('check with the workspace index', () => {
   });
 
   it('finds which runs stand from the memo alone while no object came or went, and asks object by object once one did', async () => {
-    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
-    laidOut.push(dir);
+    const dir = laidOutBase('purchase-requests');
     const roles = join(dir, 'packages/purchase-requests/roles');
     const rename = (from: string, to: string) => writeFileSync(join(roles, 'buyer.yaml'), readFileSync(join(roles, 'buyer.yaml'), 'utf8').replace(`name: ${from}`, `name: ${to}`));
     await settle();
@@ -175,8 +179,7 @@ describe('check with the workspace index', () => {
   });
 
   it('keeps the memo of a run made again that asks and finds otherwise, though no object came or went', async () => {
-    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
-    laidOut.push(dir);
+    const dir = laidOutBase('purchase-requests');
     const pkg = join(dir, 'packages/purchase-requests');
     const process = join(pkg, 'processes/purchase-request.yaml');
     await settle();
@@ -196,8 +199,7 @@ describe('check with the workspace index', () => {
   });
 
   it('opens, of the documents it takes from the index, only those the rules it runs again read', async () => {
-    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
-    laidOut.push(dir);
+    const dir = laidOutBase('purchase-requests');
     const pkg = join(dir, 'packages/purchase-requests');
     await settle();
     await reportOf(dir, true);
@@ -240,8 +242,7 @@ describe('check with the workspace index', () => {
   });
 
   it('reports what a cold run does after each of a series of random edits', async () => {
-    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
-    laidOut.push(dir);
+    const dir = laidOutBase('purchase-requests');
     const manifest = join(dir, 'packages/purchase-requests/package.yaml');
     const files = () => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.yaml')).map((e) => join(e.parentPath, e.name));
     const random = seeded(21);
@@ -274,8 +275,7 @@ describe('check with the workspace index', () => {
   });
 
   it('keeps the stored report through an edit of comments alone, and checks again when an edit moves, silences or rewrites what a finding points at', async () => {
-    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
-    laidOut.push(dir);
+    const dir = laidOutBase('purchase-requests');
     const pkg = join(dir, 'packages/purchase-requests');
     const process = join(pkg, 'processes/purchase-request.yaml');
     const edit = (change: (text: string) => string) => writeFileSync(process, change(readFileSync(process, 'utf8')));
@@ -314,8 +314,7 @@ describe('check with the workspace index', () => {
   });
 
   it('never lets a file that stopped parsing be matched against what it held before', async () => {
-    const dir = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
-    laidOut.push(dir);
+    const dir = laidOutBase('purchase-requests');
     const role = join(dir, 'packages/purchase-requests/roles/buyer.yaml');
     const before = readFileSync(role, 'utf8');
     await settle();

@@ -133,6 +133,8 @@ export class IndexShard {
   private count: number;
   /** Whether `write` wrote the shard whole once (see there). */
   private rewritten = false;
+  /** How many of its files this run loaded (counted by the index: see `ParseCache.prune`). */
+  loaded = 0;
 
   /** `columns`: the bytes of the columns file; `readContents` reads the contents file (undefined when it cannot). */
   constructor(

@@ -158,8 +158,6 @@ export class ParseCache implements Contents {
   private readonly shards = new Map<number, IndexShard>();
   /** Paths loaded in this run (their records are kept first when the index is bounded). */
   private readonly used = new Set<string>();
-  /** How many of `used` each shard holds (see `prune`). */
-  private readonly usedIn = new Map<IndexShard, number>();
   /**
    * The stat of each file as this run read it: the stored report names the files by the stats of the bytes
    * it was made from (a later write then shows as a change), and each is stat'ed once.
@@ -300,7 +298,7 @@ export class ParseCache implements Contents {
    * listed at all.
    */
   private prune(shard: IndexShard): void {
-    if ((this.usedIn.get(shard) ?? 0) < shard.size) for (const path of shard.files()) if (!this.used.has(path) && statOf(path) === undefined) this.forget(path);
+    if (shard.loaded < shard.size) for (const path of shard.files()) if (!this.used.has(path) && statOf(path) === undefined) this.forget(path);
     if (shard.size <= MAX_FILES / SHARDS) return;
     for (const path of shard.files()) {
       if (shard.size <= MAX_FILES / SHARDS) break;
@@ -579,7 +577,7 @@ export class ParseCache implements Contents {
 
   private forget(path: string): void {
     const shard = this.shardFor(path);
-    if (this.used.has(path)) this.usedIn.set(shard, this.usedIn.get(shard)! - 1); // counted low from here: `prune` lists the shard
+    if (this.used.has(path)) shard.loaded--; // counted low from here: `prune` lists the shard
     shard.forget(path);
     this.changed.add(shard);
   }
@@ -614,7 +612,7 @@ export class ParseCache implements Contents {
   private markUsed(path: string, shard: IndexShard): void {
     if (this.used.has(path)) return;
     this.used.add(path);
-    this.usedIn.set(shard, (this.usedIn.get(shard) ?? 0) + 1);
+    shard.loaded++;
   }
 
   private remember(file: string, { path, shard, entry }: Known): SourceDocument {

@@ -62,7 +62,11 @@ export async function stageOne(loaded: Loaded, ownership: SchemaOwnership): Prom
 async function schemaVerdicts(loaded: Loaded): Promise<Map<SourceDocument, Finding[]>> {
   const cache = activeParseCache();
   const verdicts = new Map<SourceDocument, Finding[]>();
-  for (const [document, schema] of schemaTargets(loaded)) {
+  const targets = schemaTargets(loaded);
+  // Indexed: 10,000 documents before V8 optimises this loop, where `for…of` allocates a result a step.
+  for (let i = 0; i < targets.length; i++) {
+    const document = targets[i]![0];
+    const schema = targets[i]![1];
     if (cache?.isClean(document, schema)) continue; // validated clean by this build before (see `SchemaMemo`)
     const problems = await schemaFindings(document, schema, cache);
     if (problems.length > 0) verdicts.set(document, problems);
@@ -76,19 +80,21 @@ function ownedDocuments(packages: readonly Package[], kinds: ReadonlySet<string>
   return new Set(packages.flatMap((pkg) => pkg.objects.filter((object) => kinds.has(object.kind)).map((object) => object.document)));
 }
 
-/** Every document that has a public schema, with that schema. */
-function* schemaTargets({ installation, packages, files }: Loaded): Generator<[SourceDocument, SchemaName]> {
-  if (installation) yield [installation.document, 'object'];
+/** Every document that has a public schema, with that schema (a list, not a generator: one resumption a document). */
+function schemaTargets({ installation, packages, files }: Loaded): [SourceDocument, SchemaName][] {
+  const targets: [SourceDocument, SchemaName][] = [];
+  if (installation) targets.push([installation.document, 'object']);
   for (const pkg of packages) {
-    yield [pkg.manifest, 'object'];
-    for (const object of pkg.objects) yield [object.document, 'object'];
-    for (const test of pkg.tests) yield [test.document, 'test'];
-    for (const template of pkg.templates) yield [template.document, 'knowledge-template'];
+    targets.push([pkg.manifest, 'object']);
+    for (let i = 0; i < pkg.objects.length; i++) targets.push([pkg.objects[i]!.document, 'object']);
+    for (const test of pkg.tests) targets.push([test.document, 'test']);
+    for (const template of pkg.templates) targets.push([template.document, 'knowledge-template']);
   }
   for (const file of files) {
     const schema = schemaOfLooseFile(file);
-    if (schema) yield [file.document, schema];
+    if (schema) targets.push([file.document, schema]);
   }
+  return targets;
 }
 
 /**

@@ -21,7 +21,8 @@
  *   input changed (the rules' runs, `earlierRun`): a file of its own, so that reusing a report reads no more.
  *
  * All are named by the build too (package version, the loader's and validators' stamps), so a new
- * package-sdk never trusts an old verdict; another build's files of the workspace go once left alone for a week.
+ * package-sdk never trusts an old verdict; another build's files of the workspace go once left alone for a week
+ * (looked over when a day has passed since the last report of the same targets, not at every check).
  * Entries of deleted files go away; the index has a size bound.
  * Stats taken less than `RACY_MS` before the run started are not trusted (a file written within the file
  * system's clock tick of being read would look unchanged), as git treats "racily clean" entries.
@@ -57,6 +58,8 @@ const MAX_RESULTS = 8;
 const SHARDS = 32;
 /** How long the index files of another build of package-sdk are kept for this workspace untouched. */
 const OTHER_BUILD_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+/** How often the files of other builds are looked over (a stat each): the first report of a day stored for a key. */
+const OTHER_BUILDS_SWEPT_MS = 24 * 60 * 60 * 1000;
 /** A stat this close to the start of the run may hide a later write in the same clock tick. */
 const RACY_MS = 50;
 
@@ -427,7 +430,9 @@ export class ParseCache implements Contents {
     const memoKept = storedMemo !== undefined || (memoStamp !== undefined && writeAtomically(this.storedPath(key, 'memo'), serialize({ key, stamp: memoStamp, memo } satisfies StoredMemo)));
     const stored: StoredResult = { key, trees: trees.join('\0'), inputs: packed, report, ...(memoKept ? { memoStamp } : {}) };
     this.lastResult = undefined;
-    if (writeAtomically(this.storedPath(key), serialize(stored))) this.dropOldResults();
+    // Another build's files are looked over when this key's last report is a day old or more (or there is none).
+    const sweep = (statSync(this.storedPath(key), { throwIfNoEntry: false })?.mtimeMs ?? 0) < Date.now() - OTHER_BUILDS_SWEPT_MS;
+    if (writeAtomically(this.storedPath(key), serialize(stored))) this.dropOldResults(sweep);
     return restated ? 'as stored' : 'walked';
   }
 
@@ -586,8 +591,11 @@ export class ParseCache implements Contents {
     return this.pathOf(`${part}.${shortHashOf(key)}`);
   }
 
-  /** Past `MAX_RESULTS` reports of this workspace, those stored longest ago go. */
-  private dropOldResults(): void {
+  /**
+   * Past `MAX_RESULTS` reports of this workspace, those stored longest ago go; with `sweep`, so do the files of
+   * another build of the workspace left alone for a week (a stat each: a run a day, not every check, pays it).
+   */
+  private dropOldResults(sweep: boolean): void {
     const prefix = `${this.name}.results.`;
     let all: string[];
     try {
@@ -603,6 +611,7 @@ export class ParseCache implements Contents {
     }
     // An upgrade of package-sdk leaves the index of its predecessor behind, which no later build trusts; a build
     // still in use beside this one (an editor's and a hook's) writes its files again and keeps them.
+    if (!sweep) return;
     const otherBuild = (name: string) => name.startsWith(`${this.workspacePart}-`) && !name.startsWith(`${this.name}.`);
     const stale = Date.now() - OTHER_BUILD_KEPT_MS;
     for (const name of all.filter(otherBuild)) if (ageOf(name) < stale) rmSync(join(this.dir, name), { force: true });

@@ -236,7 +236,7 @@ describe('stored reports of the workspace index', () => {
     expect(held()).toEqual(files.filter((file) => file !== gone).sort());
   });
 
-  it("drops another build's files of the workspace once left alone for a week, and no other workspace's", async () => {
+  it("drops another build's files of the workspace once left alone for a week, and no other workspace's, on the first report of a day", async () => {
     const file = join(WORKSPACE, 'builds.yaml');
     mkdirSync(WORKSPACE, { recursive: true });
     writeFileSync(file, 'apiVersion: taimen.ai/v1\nkind: Role\nkey: builds\nspec: {name: Builds}\n');
@@ -252,7 +252,12 @@ describe('stored reports of the workspace index', () => {
     };
     for (const name of Object.values(planted)) writeFileSync(join(CACHE, name), 'an index of another build');
     for (const name of [planted.oldBuild, planted.otherWorkspace]) utimesSync(join(CACHE, name), eightDaysAgo, eightDaysAgo);
+    // The report of run 1 is minutes old: other builds' files are looked over on the first report of a day.
     await storeAfterLoading(file, 'builds', { run: 2 });
+    expect(readdirSync(CACHE)).toContain(planted.oldBuild);
+    const yesterday = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    for (const name of readdirSync(CACHE).filter((name) => name.includes('.results.'))) utimesSync(join(CACHE, name), yesterday, yesterday);
+    await storeAfterLoading(file, 'builds', { run: 3 });
     const left = readdirSync(CACHE);
     expect(left).not.toContain(planted.oldBuild);
     expect(left).toContain(planted.recentBuild);

@@ -29,14 +29,17 @@ export interface StageOne {
 
 const NO_STAGE_ONE: StageOne = { findings: [], invalid: new Set(), deferred: new Map() };
 
-/** Every loaded document (manifests, objects, tests, dictionaries, data schemas, upload templates, loose files) by file. */
-export function documentsOf(installation: Installation | undefined, packages: readonly Package[], files: readonly LooseFile[]): Map<string, SourceDocument> {
+/**
+ * Every loaded document (manifests, objects, tests, dictionaries, data schemas, upload templates, loose files) by
+ * file; without the objects' documents when `objects` is false.
+ */
+export function documentsOf(installation: Installation | undefined, packages: readonly Package[], files: readonly LooseFile[], objects = true): Map<string, SourceDocument> {
   const out = new Map<string, SourceDocument>();
   const add = (document: SourceDocument): void => void out.set(document.file, document);
   if (installation !== undefined) add(installation.document);
   for (const pkg of packages) {
     add(pkg.manifest);
-    for (const part of [pkg.objects, pkg.tests, pkg.dictionaries, pkg.dataSchemas, pkg.templates]) for (const item of part) add(item.document);
+    for (const part of [objects ? pkg.objects : [], pkg.tests, pkg.dictionaries, pkg.dataSchemas, pkg.templates]) for (const item of part) add(item.document);
   }
   for (const loose of files) add(loose.document);
   return out;
@@ -127,6 +130,11 @@ export class Workspace {
     return this.visiblePackages(from).flatMap((key) =>
       (this.byKey.get(key)?.objects ?? []).filter((object) => object.kind === kind).map((object) => object.id),
     );
+  }
+
+  /** Every loaded document that is not an object's (manifests, tests, dictionaries, data schemas, upload templates, loose files). */
+  documentsBesideObjects(): SourceDocument[] {
+    return [...documentsOf(this.installation, this.packages, this.files, false).values()];
   }
 
   /** Every loaded document (manifests, objects, tests, dictionaries, data schemas, upload templates, loose files) by file. */

@@ -137,10 +137,8 @@ export class Recall {
   private readonly subjectsNow = new Map<ObjectKind, { keys: string[]; text: string | undefined }>();
   /** By kind, the place in the earlier memo of each `subjectKey` it named once (`earlierPlaceOf`). */
   private readonly earlierPlaces = new Map<ObjectKind, Map<string, number>>();
-  /** By kind, those of its objects whose documents changed since the earlier check (`changedOf`). */
-  private readonly changedOfKind = new Map<ObjectKind, PackageObject[]>();
-  /** The files of the objects whose documents changed since the earlier check (`changedFiles`). */
-  private changedObjectFiles: string[] | undefined;
+  /** The objects whose documents changed since the earlier check (`changedObjects`), found in one pass. */
+  private changedSinceEarlier: PackageObject[] | undefined;
   /** `changedLookupKinds`, found once. */
   private lookupKindsChanged: string[] | undefined;
   /** Whether this memo is known to differ from the earlier one (see `asBefore`). */
@@ -150,7 +148,7 @@ export class Recall {
 
   constructor(
     private readonly workspace: Workspace,
-    invalid: ReadonlySet<SourceDocument>,
+    private readonly invalid: ReadonlySet<SourceDocument>,
     private readonly memory: RuleMemory,
   ) {
     const { ground, documents } = groundOf(workspace, invalid);
@@ -172,7 +170,7 @@ export class Recall {
     // Every kind's objects are named, so that the memo holds them for the next check.
     const named = objectsByKind.map(([kind, objects]) => [kind, this.subjectsOf(kind, objects).text] as const);
     if (previous === undefined || !named.every(([kind, text]) => text !== undefined && text === previous.subjects.get(kind))) return undefined;
-    const again = new Set(objectsByKind.flatMap(([kind, objects]) => this.changedOf(kind, objects)));
+    const again = new Set(objectsByKind.flatMap(([kind]) => this.changedOf(kind)));
     const found = new Map<PackageObject, readonly Finding[]>();
     const objectsOfKind = new Map(objectsByKind.map(([kind, objects]) => [OBJECT_KINDS.indexOf(kind), objects]));
     const runs = previous.runs[rule] ?? new Map<number, Run>();
@@ -276,16 +274,14 @@ export class Recall {
     return key === undefined ? undefined : places.get(key);
   }
 
-  /** The objects of `kind` (`objects`) whose documents changed since the earlier check, found once a check. */
-  private changedOf(kind: ObjectKind, objects: readonly PackageObject[]): PackageObject[] {
-    let changed = this.changedOfKind.get(kind);
-    if (changed === undefined) this.changedOfKind.set(kind, (changed = objects.filter((object) => this.changedSince(object.document))));
-    return changed;
+  /** The objects of every kind whose documents changed since the earlier check, found once a check. */
+  private changedObjects(): PackageObject[] {
+    return (this.changedSinceEarlier ??= this.workspace.objects().filter((object) => this.changedSince(object.document)));
   }
 
-  /** The files of every object whose document changed since the earlier check. */
-  private changedFiles(): string[] {
-    return (this.changedObjectFiles ??= this.workspace.objects().filter((object) => this.changedSince(object.document)).map((object) => object.file));
+  /** Those of `changedObjects` a rule over `kind` runs over (those that passed stage 1). */
+  private changedOf(kind: ObjectKind): PackageObject[] {
+    return this.changedObjects().filter((object) => object.kind === kind && !this.invalid.has(object.document));
   }
 
   /**
@@ -313,9 +309,9 @@ export class Recall {
    * its lookups can find otherwise now). Past a few changed files, every run's lookups are read.
    */
   private mayHaveChanged(lookups: string): boolean {
-    const files = this.changedFiles();
-    if (files.length > TEXT_TESTS) return true;
-    for (let i = 0; i < files.length; i++) if (lookups.includes(files[i]!)) return true;
+    const changed = this.changedObjects();
+    if (changed.length > TEXT_TESTS) return true;
+    for (let i = 0; i < changed.length; i++) if (lookups.includes(changed[i]!.file)) return true;
     const kinds = this.changedLookupKinds();
     for (let i = 0; i < kinds.length; i++) if (lookups.includes(`\0${kinds[i]!}\0`)) return true;
     return false;

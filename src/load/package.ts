@@ -28,7 +28,7 @@ import type { SourceDocument } from '../json/document.js';
 import { loadError } from './load-finding.js';
 import { childPointer } from '../json/pointer.js';
 import { loadSourceFile, reason, settled, sourceFileNow } from './source.js';
-import { entryPath, notRegularReason } from '../fs/read.js';
+import { entryPath, isInside, notRegularReason } from '../fs/read.js';
 import { isRecord } from '../json/guards.js';
 import { activeParseCache } from './parse-cache.js';
 
@@ -370,11 +370,6 @@ async function attachDataSchema(
   const schema: DataSchema = { ref, file: document.file, document };
   process.data = schema;
   if (!pkg.dataSchemas.some((known) => known.document === document)) pkg.dataSchemas.push(schema);
-}
-
-function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel);
 }
 
 /**

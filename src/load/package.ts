@@ -389,7 +389,22 @@ export function displayPath(cwd: string, path: string): string {
   if (sep === '/' && path.startsWith(cwd) && path[cwd.length] === '/' && isAbsolute(cwd) && !NOT_PLAIN.test(cwd) && !NOT_PLAIN.test(path)) {
     return path.slice(cwd.length + 1);
   }
+  const slash = path.lastIndexOf('/');
+  if (sep === '/' && slash > 0 && isAbsolute(cwd) && isAbsolute(path) && !NOT_PLAIN.test(cwd) && !NOT_PLAIN.test(path) && cwd !== path && !cwd.startsWith(`${path}/`)) {
+    // A package beside or above the working directory: its files share a few folders, and each folder's
+    // relative path is worked out once (the files come folder by folder), not once a file.
+    const folder = relativeFolder(cwd, path.slice(0, slash));
+    return folder === '' ? path.slice(slash + 1) : `${folder}/${path.slice(slash + 1)}`;
+  }
   return relative(cwd, resolve(cwd, path)).split(sep).join('/');
+}
+
+/** The last folder shown and how: `relative` costs microseconds, ten thousand files a check. */
+let lastFolder: { cwd: string; folder: string; shown: string } | undefined;
+
+function relativeFolder(cwd: string, folder: string): string {
+  if (lastFolder?.cwd !== cwd || lastFolder.folder !== folder) lastFolder = { cwd, folder, shown: relative(cwd, folder) };
+  return lastFolder.shown;
 }
 
 /** `.` or `..` as a segment, an empty segment or a trailing `/`: what `relative` would normalise away. */

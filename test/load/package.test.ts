@@ -1,8 +1,8 @@
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPackage, sortedPaths } from '../../src/load/package.js';
+import { displayPath, loadPackage, sortedPaths } from '../../src/load/package.js';
 import type { Finding } from '../../src/model/finding.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -191,5 +191,17 @@ describe('path order', () => {
     const paths = Array.from({ length: 2000 }, path);
     expect(sortedPaths(paths)).toEqual([...paths].sort(bySegments));
     expect(sortedPaths(['a-c/d', 'a/b', 'a', 'a/b/c', 'ab'])).toEqual(['a', 'a/b', 'a/b/c', 'a-c/d', 'ab']);
+  });
+});
+
+describe('file paths as findings show them', () => {
+  // What `relative` gives, whichever shortcut displayPath takes: beside, above, below and inside the working
+  // directory, with names that share a prefix with a folder of the other path.
+  const folders = ['/w', '/w/pkg', '/w/pkg/roles', '/w/pkgs', '/w/pk', '/v', '/v/w/pkg', '/w/pkg/roles/o1.yaml'];
+  const files = ['/w/pkg/roles/o1.yaml', '/w/pkg/o1.yaml', '/w/pkgs/a.yaml', '/v/w/pkg/b.yaml', '/w/pkg', '/w/x.yaml', '/w/pkg/./r/a.yaml', '/w//pkg/a.yaml', '/a.yaml'];
+  it('are the paths relative to the working directory, with /', () => {
+    for (const cwd of folders) {
+      for (const file of files) expect([cwd, file, displayPath(cwd, file)]).toEqual([cwd, file, relative(cwd, resolve(cwd, file))]);
+    }
   });
 });

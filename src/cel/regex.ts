@@ -4,10 +4,12 @@
  * evaluates the call, through `re2js` (a pure JavaScript port: nothing to load at start, and it bundles).
  */
 import { RE2JS } from 're2js';
+import { BoundedCache } from '../json/bounded-cache.js';
 
-const compiled = new Map<string, { regex: RE2JS } | { error: string }>();
+/** Patterns compiled lately: the local core evaluates patterns it is sent, and an editor checks each edit of one. */
+const compiled = new BoundedCache<string, { regex: RE2JS } | { error: string }>(1024);
 
-/** The compiled pattern, or why RE2 refuses it. Cached per pattern. */
+/** The compiled pattern, or why RE2 refuses it. */
 export function compileRegex(pattern: string): { regex: RE2JS } | { error: string } {
   let entry = compiled.get(pattern);
   if (entry === undefined) {

@@ -4,6 +4,7 @@
  * `opaque` — they then assume it may go either way.
  */
 import { parseSyntax, type PathSyntax, type Syntax } from '../cel/syntax.js';
+import { BoundedCache } from '../json/bounded-cache.js';
 
 export type Guard =
   | { op: 'and' | 'or'; items: Guard[] }
@@ -14,16 +15,15 @@ export type Guard =
   | { op: 'opaque' };
 
 const OPAQUE: Guard = { op: 'opaque' };
-const cache = new Map<string, Guard>();
+/** Guards read lately: a process's guards are read by several analyses, and an editor sends each edit of one. */
+const cache = new BoundedCache<string, Guard>(4096);
 
 /** The guard `source` as the stage analysis reads it. */
 export function guardOf(source: string): Guard {
-  let guard = cache.get(source);
-  if (guard === undefined) {
-    const tree = parseSyntax(source);
-    cache.set(source, (guard = tree === undefined ? OPAQUE : guardOfSyntax(tree, source)));
-  }
-  return guard;
+  const known = cache.get(source);
+  if (known !== undefined) return known;
+  const tree = parseSyntax(source);
+  return cache.set(source, tree === undefined ? OPAQUE : guardOfSyntax(tree, source));
 }
 
 function guardOfSyntax(node: Syntax, text: string): Guard {

@@ -16,6 +16,7 @@ import type { Finding } from '../model/finding.js';
 import { VARIABLE_PATTERN } from '../model/variables.js';
 import type { PackageFile } from '../contract/packages.js';
 import { coreDigest } from '../json/digest.js';
+import { BoundedCache } from '../json/bounded-cache.js';
 import type { PackageSource } from './package-source.js';
 import type { Problem } from './problems.js';
 
@@ -39,7 +40,7 @@ export interface CoreCheckOptions {
 const SKIPPED_WITH_VARIABLES = new Set(['TaskType', 'WorkRule', 'Agent']);
 /** Answers kept for file sets seen lately: a plan, the apply's re-plan and the next plan read the same files. */
 const CACHE_SIZE = 16;
-const cache = new Map<string, Promise<Problem[]>>();
+const cache = new BoundedCache<string, Promise<Problem[]>>(CACHE_SIZE);
 
 /** The core-coded findings of `check` on the package's files, in the core's problem shape. */
 export function coreFindings(files: readonly PackageFile[], source: PackageSource, options: CoreCheckOptions): Promise<Problem[]> {
@@ -52,7 +53,6 @@ export function coreFindings(files: readonly PackageFile[], source: PackageSourc
     found = checkFiles(sent, source, codes, options.defaults ? filesKeepingVariables(sent, source) : new Set());
     found.catch(() => cache.delete(key));
     cache.set(key, found);
-    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   }
   return found;
 }

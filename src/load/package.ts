@@ -115,7 +115,7 @@ export async function loadPackage(dir: string, options: LoadPackageOptions = {})
     const result = documents[index]!;
     if (result.findings.length > 0) findings.push(...result.findings);
     if (result.document === undefined) continue;
-    const [top] = path.split('/');
+    const top = topFolder(path);
     if (top === 'i18n') pkg.dictionaries.push(dictionary(path, result.document));
     else if (top === 'tests') pkg.tests.push(packageTest(path, result.document, key));
     else if (top === TEMPLATES) pkg.templates.push({ file: result.document.file, document: result.document });
@@ -165,6 +165,12 @@ async function packageFiles(root: string, findings: Finding[], show: (path: stri
   };
   await walk(root, []);
   return sortedPaths(out);
+}
+
+/** The first segment of a package path (a string a file where `split` made an array of its segments). */
+function topFolder(path: string): string {
+  const slash = path.indexOf('/');
+  return slash === -1 ? path : path.slice(0, slash);
 }
 
 /**

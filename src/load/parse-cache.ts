@@ -108,6 +108,22 @@ function hashAt(hashes: string, i: number): string {
   return hashes.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH);
 }
 
+/**
+ * `hashes` (see `Inputs.hashes`) with `changed` (a path's place → its hash now) in place of the ones stored: a
+ * few paths of ten thousand, mostly, so the text is cut where they are rather than rebuilt path by path.
+ */
+function withHashes(hashes: string, changed: ReadonlyMap<number, string>): string {
+  if (changed.size === 0) return hashes;
+  const parts: string[] = [];
+  let from = 0;
+  for (const at of [...changed.keys()].sort((a, b) => a - b)) {
+    parts.push(hashes.slice(from, at * HASH_LENGTH), changed.get(at)!);
+    from = (at + 1) * HASH_LENGTH;
+  }
+  parts.push(hashes.slice(from));
+  return parts.join('');
+}
+
 interface StoredResult {
   key: string;
   /** The package folders the report's inputs were walked from, joined by NUL. */
@@ -165,7 +181,7 @@ export class ParseCache implements Contents {
    * The stat of each file as this run read it: the stored report names the files by the stats of the bytes
    * it was made from (a later write then shows as a change), and each is stat'ed once.
    */
-  private readonly statsSeen = new Map<string, StatKey>();
+  private readonly statsSeen: Map<string, StatKey>;
   /** Shards of the per-file part that this run changed (only those are written again). */
   private readonly changed = new Set<IndexShard>();
   /** Texts and bodies read again from the files (see `fromSource`). */
@@ -187,10 +203,8 @@ export class ParseCache implements Contents {
     const seen = earlier?.name === this.name ? earlier : undefined;
     // Its stats are this run's: taken since the earlier start, which the racy rule then counts from.
     this.startedAt = seen?.startedAt ?? Date.now();
-    if (seen) {
-      for (const [path, stat] of seen.stats) this.statsSeen.set(path, stat);
-      this.lastResult = seen.result;
-    }
+    this.statsSeen = new Map(seen?.stats);
+    if (seen) this.lastResult = seen.result;
   }
 
   /**
@@ -337,7 +351,7 @@ export class ParseCache implements Contents {
     }
     if (restated.size > 0) {
       // The next run compares against what the files hold now, and stats them alone when it can.
-      stored.inputs.hashes = paths.map((_, i) => restated.get(i) ?? hashAt(hashes, i)).join('');
+      stored.inputs.hashes = withHashes(hashes, restated);
       this.flush();
       writeAtomically(this.storedPath(key), serialize(stored));
     }
@@ -508,8 +522,7 @@ export class ParseCache implements Contents {
       hashes.set(i, input[1]);
     }
     if (usedFound !== this.used.size || listedFound !== wanted.size) return undefined;
-    const restated = hashes.size === 0 ? before.inputs.hashes : paths.map((_, i) => hashes.get(i) ?? hashAt(before.inputs.hashes, i)).join('');
-    return { paths: before.inputs.paths, stats, hashes: restated };
+    return { paths: before.inputs.paths, stats, hashes: withHashes(before.inputs.hashes, hashes) };
   }
 
   /**

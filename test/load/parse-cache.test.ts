@@ -138,6 +138,40 @@ describe('stored reports of the workspace index', () => {
     expect(await run(8)).toEqual({ reused: 7, listed: undefined });
   });
 
+  it('keeps the hash of each file changed in one run at its own place among the inputs', async () => {
+    const tree = join(WORKSPACE, 'several');
+    mkdirSync(join(tree, 'roles'), { recursive: true });
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const file = (name: string) => join(tree, 'roles', `${name}.yaml`);
+    for (const name of names) writeFileSync(file(name), `apiVersion: taimen.ai/v1\nkind: Role\nkey: ${name}\nspec: {name: ${name}}\n`);
+    writeFileSync(join(tree, 'package.yaml'), 'apiVersion: taimen.ai/v1\nkind: Package\nkey: several\nspec: {}\n');
+    const run = async (report: unknown): Promise<unknown> => {
+      const index = new ParseCache(CACHE, WORKSPACE);
+      const reused = index.reusableReport('several', parseSource);
+      if (reused !== undefined) return reused;
+      useParseCache(index);
+      try {
+        for (const path of [join(tree, 'package.yaml'), ...names.map(file)]) await loadSourceFile(path, path);
+        index.flush();
+        index.storeReport('several', report, [tree], []);
+        return undefined;
+      } finally {
+        useParseCache(undefined);
+      }
+    };
+    await settle();
+    expect(await run(1)).toBeUndefined();
+    // Edited just now, so their stats are not trusted: the next run knows each by the hash stored at its place.
+    for (const name of ['b', 'd', 'e']) writeFileSync(file(name), readFileSync(file(name), 'utf8').replace(`name: ${name}`, `name: ${name.toUpperCase()}`));
+    expect(await run(2), 'three values edited').toBeUndefined();
+    expect(await run(3), 'each as it is now').toBe(2);
+    for (const name of ['a', 'c', 'e']) appendFileSync(file(name), '# a comment\n');
+    expect(await run(3), 'three comments added').toBe(2);
+    expect(await run(3), 'each kept with the hash of its comment').toBe(2);
+    writeFileSync(file('c'), readFileSync(file('c'), 'utf8').replace('name: c', 'name: C'));
+    expect(await run(4), 'one of them edited again').toBeUndefined();
+  });
+
   it('reads a document again from its file when the contents beside the columns are not the ones they name, and refuses one changed meanwhile', async () => {
     const cache = join(ROOT, 'contents-cache');
     const file = join(WORKSPACE, 'contents', 'role.yaml');

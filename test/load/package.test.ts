@@ -1,8 +1,8 @@
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayPath, loadPackage, sortedPaths } from '../../src/load/package.js';
+import { displayPath, loadPackage } from '../../src/load/package.js';
 import type { Finding } from '../../src/model/finding.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -179,18 +179,38 @@ describe('path order', () => {
     for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
     return x.length - y.length;
   };
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'package-sdk-order-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('is the order of Path objects, segment by segment, for paths of every character that sorts around /', () => {
-    const characters = ['a', 'b', 'B', '-', '.', '0', '_', '~', ' ', 'é', '/'];
+  it('is the order of Path objects, segment by segment, for names of every character that sorts around / and the loader\'s marks', async () => {
+    // 0x01 is the mark the loader puts after a folder's name to sort it: a name may hold it (Linux allows any
+    // character but NUL and /), and the order must not change.
+    const characters = ['a', 'b', 'B', '-', '.', '0', '_', '~', ' ', 'é', '\u0001'];
     let seed = 21;
     const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-    const path = () => {
-      const segments = Array.from({ length: 1 + random(3) }, () => Array.from({ length: 1 + random(4) }, () => characters[random(characters.length - 1)]).join(''));
-      return segments.join('/');
-    };
-    const paths = Array.from({ length: 2000 }, path);
-    expect(sortedPaths(paths)).toEqual([...paths].sort(bySegments));
-    expect(sortedPaths(['a-c/d', 'a/b', 'a', 'a/b/c', 'ab'])).toEqual(['a', 'a/b', 'a/b/c', 'a-c/d', 'ab']);
+    const segment = () => Array.from({ length: 1 + random(4) }, () => characters[random(characters.length)]).join('');
+    const root = join(dir, 'order');
+    const files = new Set<string>();
+    for (let i = 0; i < 400; i++) {
+      const segments = Array.from({ length: 1 + random(3) }, segment);
+      if (segments.some((name) => /^\.+$/.test(name))) continue;
+      files.add(`${segments.join('/')}.yaml`);
+    }
+    // A folder whose name starts another name, with the mark or '-' or '.' next.
+    for (const file of ['a/x.yaml', 'a\u0001b.yaml', 'a\u0001/y.yaml', 'a-c/d.yaml', 'a.yaml', 'ab.yaml', 'a/b/c.yaml']) files.add(file);
+    await mkdir(root, { recursive: true });
+    await writeFile(join(root, 'package.yaml'), 'apiVersion: taimen.ai/v1\nkind: Package\nkey: order\nspec: {version: 1.0.0}\n');
+    let key = 0;
+    for (const file of files) {
+      await mkdir(dirname(join(root, file)), { recursive: true });
+      await writeFile(join(root, file), `apiVersion: taimen.ai/v1\nkind: Role\nkey: r${key++}\nspec: {name: r}\n`);
+    }
+    const { package: loaded, findings } = await loadPackage(root, { cwd: root });
+    expect(findings).toEqual([]);
+    expect(loaded!.objects.map((object) => object.file)).toEqual([...files].sort(bySegments));
   });
 });
 

@@ -50,8 +50,8 @@ export function byCodePoint(a: string, b: string): number {
 
 const SURROGATE = /[\ud800-\udfff]/;
 
-/** Keys sorted in code-point order: the native (UTF-16) sort, unless a key holds a surrogate. */
-function inCodePointOrder(keys: string[]): string[] {
+/** Keys sorted in place in code-point order: the native (UTF-16) sort, unless a key holds a surrogate. */
+export function inCodePointOrder(keys: string[]): string[] {
   return keys.some((key) => SURROGATE.test(key)) ? keys.sort(byCodePoint) : keys.sort();
 }
 

@@ -6,8 +6,8 @@
  */
 import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { byCodePoint } from '../json/canonical.js';
 import { activeParseCache } from '../load/parse-cache.js';
+import { namesInOrder } from '../load/package.js';
 import type { Package } from '../model/package.js';
 import type { CoreClient, CoreAnswer } from '../client/client.js';
 import type { CorePlan, CoreSection } from './document.js';
@@ -24,27 +24,28 @@ export function isCorePackage(pkg: Package): boolean {
 
 /**
  * What the core reads of a package: `.yaml`, `.yml` and `.json` files, none under a dot path, none of a
- * KnowledgePack (the knowledge section registers those), `${VAR}` in place, ordered by path parts. Read
- * synchronously: queueing each step of a thousand small reads on the thread pool cost more than reading.
+ * KnowledgePack (the knowledge section registers those), `${VAR}` in place, ordered by path parts (each folder
+ * walked in the order of its names, `namesInOrder`). Read synchronously: queueing each step of a thousand small
+ * reads on the thread pool cost more than reading.
  */
 export async function packageFiles(pkg: Package, values: Readonly<Record<string, string>>): Promise<PackageFile[]> {
   const packs = pkg.objects.filter((object) => object.kind === 'KnowledgePack').map((object) => object.file);
   const isPack = (inPackage: string): boolean => packs.some((file) => file === inPackage || file.endsWith(`/${inPackage}`));
-  const found: { parts: string[]; path: string }[] = [];
-  const walk = (dir: string, parts: readonly string[]): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith('.')) continue;
-      const path = join(dir, entry.name);
-      const inPackage = [...parts, entry.name];
-      const info = entry.isSymbolicLink() ? linkTarget(path) : entry;
-      if (info?.isDirectory() && !entry.isSymbolicLink()) walk(path, inPackage);
-      else if (info?.isFile() && /\.(ya?ml|json)$/.test(entry.name) && !isPack(inPackage.join('/'))) found.push({ parts: inPackage, path });
+  const found: { name: string; path: string }[] = [];
+  const walk = (dir: string, prefix: string): void => {
+    const { names, folders, odd } = namesInOrder(readdirSync(dir, { withFileTypes: true }));
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      if (name.startsWith('.')) continue;
+      const path = join(dir, name);
+      const inPackage = `${prefix}${name}`;
+      // A symbolic link is read when it points at a file; a folder it points at is not walked.
+      if (folders.has(i)) walk(path, `${inPackage}/`);
+      else if ((!odd.has(name) || linkTarget(path)?.isFile()) && /\.(ya?ml|json)$/.test(name) && !isPack(inPackage)) found.push({ name: inPackage, path });
     }
   };
-  walk(pkg.dir, []);
-  found.sort((a, b) => byParts(a.parts, b.parts));
-  return found.map(({ parts, path }) => {
-    const name = parts.join('/');
+  walk(pkg.dir, '');
+  return found.map(({ name, path }) => {
     // The check loaded these files a moment ago: the index holds their texts while their stats are the same.
     return { path: name, content: substitute(activeParseCache()?.writtenText(path) ?? readFileSync(path, 'utf8'), values, `${pkg.key}/${name}`) };
   });
@@ -57,14 +58,6 @@ function linkTarget(path: string): Stats | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Python's tuple order of the path parts: `a/b.yaml` before `a-c.yaml`. */
-export function byParts(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return byCodePoint(a[i]!, b[i]!);
-  }
-  return a.length - b.length;
 }
 
 export interface CorePlanRequest {

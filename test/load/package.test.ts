@@ -173,10 +173,18 @@ describe('files as the core reads them', async () => {
 });
 
 describe('path order', () => {
-  /** The reference's order of `Path` objects, as it is defined: segment by segment, a segment that ends first first. */
+  /**
+   * The reference's order of `Path` objects, as it is defined: segment by segment, a segment that ends first
+   * first, segments compared by code points (as Python compares strings).
+   */
+  const byCodePoints = (a: string, b: string): number => {
+    const [x, y] = [[...a].map((c) => c.codePointAt(0)!), [...b].map((c) => c.codePointAt(0)!)];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+    return x.length - y.length;
+  };
   const bySegments = (a: string, b: string): number => {
     const [x, y] = [a.split('/'), b.split('/')];
-    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return byCodePoints(x[i]!, y[i]!);
     return x.length - y.length;
   };
   let dir: string;
@@ -188,7 +196,8 @@ describe('path order', () => {
   it('is the order of Path objects, segment by segment, for names of every character that sorts around / and the loader\'s marks', async () => {
     // 0x01 is the mark the loader puts after a folder's name to sort it: a name may hold it (Linux allows any
     // character but NUL and /), and the order must not change.
-    const characters = ['a', 'b', 'B', '-', '.', '0', '_', '~', ' ', 'é', '\u0001'];
+    // U+FF02 and U+1F600: by code points the first sorts first, by UTF-16 units the second.
+    const characters = ['a', 'b', 'B', '-', '.', '0', '_', '~', ' ', 'é', '\u0001', '\uFF02', '\u{1F600}'];
     let seed = 21;
     const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     const segment = () => Array.from({ length: 1 + random(4) }, () => characters[random(characters.length)]).join('');

@@ -1,13 +1,14 @@
 /** The test vectors of compat-package-sdk-install §7 that belong to plans: canonical JSON, digests, hashes. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/load/json.js';
 import { lockHash } from '../../src/sources/lock-file.js';
 import { canonicalJson, prettyJson, pythonStr } from '../../src/json/canonical.js';
 import { digest } from '../../src/json/digest.js';
-import { byParts } from '../../src/plan/core-section.js';
+import { packageFiles } from '../../src/plan/core-section.js';
+import { loadPackage } from '../../src/load/package.js';
 import { planHashOf, readPlanFile, seal, writePlanFile, type PlanDocument } from '../../src/plan/document.js';
 
 const EMPTY_LOCK_HASH = 'sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945';
@@ -49,9 +50,23 @@ describe('canonical JSON and digest (§3, §7)', () => {
       .toEqual(['True', 'False', 'None', '2500', '2.0', '0.5', '1.2.0']);
   });
 
-  it('orders core request files by path parts, not as plain strings', () => {
-    const names = ['a-c.yaml', 'a/b.yaml', 'a.yaml', 'B.yaml', 'a/_x.yaml'];
-    expect(names.map((name) => name.split('/')).sort(byParts).map((parts) => parts.join('/'))).toEqual(['B.yaml', 'a/_x.yaml', 'a/b.yaml', 'a-c.yaml', 'a.yaml']);
+  it('orders core request files by path parts in code-point order, not as plain strings', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'core-files-')), 'order');
+    // U+FF02 sorts before U+1F600 by code points, after it by UTF-16 units; `.hidden` and `notes.txt` are not sent.
+    const names = ['a-c.yaml', 'a/b.yaml', 'a.yaml', 'B.yaml', 'a/_x.yaml', 'a/b/c.json', '\u{1F600}.yaml', '\uFF02.yaml', '.hidden/x.yaml', 'notes.txt'];
+    try {
+      for (const name of names) {
+        mkdirSync(dirname(join(dir, name)), { recursive: true });
+        writeFileSync(join(dir, name), 'x: 1\n');
+      }
+      writeFileSync(join(dir, 'package.yaml'), 'apiVersion: taimen.ai/v1\nkind: Package\nkey: order\nspec: {version: 1.0.0}\n');
+      const { package: pkg } = await loadPackage(dir);
+      expect((await packageFiles(pkg!, {})).map((file) => file.path)).toEqual(
+        ['B.yaml', 'a/_x.yaml', 'a/b/c.json', 'a/b.yaml', 'a-c.yaml', 'a.yaml', 'package.yaml', '\uFF02.yaml', '\u{1F600}.yaml'],
+      );
+    } finally {
+      rmSync(dirname(dir), { recursive: true, force: true });
+    }
   });
 });
 

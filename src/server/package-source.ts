@@ -14,7 +14,7 @@ import type { Finding } from '../model/finding.js';
 import { reduceSchemaErrors } from '../schema/errors.js';
 import { validatorFor } from '../schema/validators.js';
 import type { PackageFile } from '../contract/packages.js';
-import { byText } from '../json/canonical.js';
+import { byCodePoint } from '../json/canonical.js';
 import { type Problem, problemAt, problemIn } from './problems.js';
 
 /** The kinds the core knows; a file of any other kind (a KnowledgePack too) is `unknown_kind`. */
@@ -115,9 +115,9 @@ function otherRequestsFirst(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** The files in the core's order: their paths sorted as plain strings. */
+/** The files in the core's order: their paths sorted as plain strings, by code points (the core's `sorted`). */
 export function byPath<T extends { path: string }>(files: readonly T[]): T[] {
-  return [...files].sort((a, b) => byText(a.path, b.path));
+  return [...files].sort((a, b) => byCodePoint(a.path, b.path));
 }
 
 type Role = 'manifest' | 'test' | 'dictionary' | 'object' | 'none';

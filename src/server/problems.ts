@@ -5,7 +5,7 @@
  */
 import type { PackageProblem } from '../contract/packages.js';
 import type { SourceDocument } from '../json/document.js';
-import { byText } from '../json/canonical.js';
+import { byCodePoint, byText } from '../json/canonical.js';
 
 export type Problem = PackageProblem;
 
@@ -28,14 +28,14 @@ export function isErrorProblem(problem: Problem): boolean {
   return problem.severity === 'error';
 }
 
-/** The core's order: errors first, then by file, line, path and code. */
+/** The core's order: errors first, then by file, line, path and code (texts by code points, as the core sorts). */
 export function sortProblems(problems: readonly Problem[]): Problem[] {
   return [...problems].sort(
     (a, b) =>
       Number(b.severity === 'error') - Number(a.severity === 'error') ||
-      byText(a.file ?? '', b.file ?? '') ||
+      byCodePoint(a.file ?? '', b.file ?? '') ||
       (a.line ?? 0) - (b.line ?? 0) ||
-      byText(a.path, b.path) ||
+      byCodePoint(a.path, b.path) ||
       byText(a.code, b.code),
   );
 }

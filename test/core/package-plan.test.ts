@@ -97,19 +97,25 @@ describe('a plan compares with the catalog, whoever wrote it', () => {
     ]);
   });
 
-  it('answers its problems sorted: errors first, then by file, line, path and code', async () => {
+  it('answers its problems sorted: errors first, then by file (by code points), line, path and code', async () => {
     const planned = await plan(desk({
       'rules/desk-reopened.yaml': (c) => `${c}  workspaceId: \${DESK_WORKSPACE}\n`,
       'processes/zz-copy.yaml': 'apiVersion: taimen.ai/v1\nkind: Process\nkey: desk-request\nspec: {version: 1}\n',
       'a-broken.yaml': 'key: [',
+      // U+FF02 sorts before U+1F600 by code points, after it by UTF-16 units.
+      'z\u{1F600}.yaml': 'key: [',
+      'z\uFF02.yaml': 'key: [',
       'package.yaml': (c) => `${c}  renames: [{kind: TaskType, from: old-review, to: desk-review}]\n`,
     }));
     expect(codes(planned)).toEqual([
       'error invalid_yaml ',
       'error duplicate_object /key',
       'error unresolved_install_variable /spec/workspaceId',
+      'error invalid_yaml ',
+      'error invalid_yaml ',
       'warning rename_not_planned /spec/renames/0',
     ]);
+    expect(planned.body.problems.slice(3, 5).map((problem: { file: string }) => problem.file)).toEqual(['z\uFF02.yaml', 'z\u{1F600}.yaml']);
     expect(planned.body.problems[1]).toMatchObject({ file: 'processes/zz-copy.yaml', message: 'Process/desk-request is also defined in processes/desk-request.yaml' });
     expect(actions(planned)).not.toContain('WorkRule/desk-reopened:create');
   });

@@ -27,6 +27,18 @@ describe('which files are read as what', () => {
     expect(source).toMatchObject({ key: 'desk', version: '0.1.0' });
   });
 
+  it('reads files in code-point order, as the core sorts their paths, and reports their problems in it', async () => {
+    // U+FF02 sorts before U+1F600 by code points, after it by UTF-16 units.
+    const source = await read([
+      { path: 'task-types/\u{1F600}.yaml', content: object('TaskType', 'smile') },
+      { path: 'task-types/\uFF02.yaml', content: object('TaskType', 'quote') },
+      { path: 'rules/\u{1F600}.yaml', content: 'key: [' },
+      { path: 'rules/\uFF02.yaml', content: 'key: [' },
+    ]);
+    expect(source.objects.map((o) => o.key)).toEqual(['quote', 'smile']);
+    expect(found(source.problems)).toEqual(['invalid_yaml rules/\uFF02.yaml @1', 'invalid_yaml rules/\u{1F600}.yaml @1']);
+  });
+
   it('reads a dictionary only for its YAML', async () => {
     const source = await read([{ path: 'i18n/en.yaml', content: 'greeting: [' }]);
     expect(found(source.problems)).toEqual(['invalid_yaml i18n/en.yaml @1']);

@@ -413,16 +413,17 @@ function shownPaths(cwd: string, dir: string, options: LoadPackageOptions): (pat
 
 /** A file path as findings show it: relative to `cwd`, with `/`. */
 export function displayPath(cwd: string, path: string): string {
-  // A loaded file is a plain path under an absolute working directory: no path arithmetic (10,000 files a check).
-  if (sep === '/' && path.startsWith(cwd) && path[cwd.length] === '/' && isAbsolute(cwd) && !NOT_PLAIN.test(cwd) && !NOT_PLAIN.test(path)) {
-    return path.slice(cwd.length + 1);
-  }
-  const slash = path.lastIndexOf('/');
-  if (sep === '/' && slash > 0 && isAbsolute(cwd) && isAbsolute(path) && !NOT_PLAIN.test(cwd) && !NOT_PLAIN.test(path) && cwd !== path && !cwd.startsWith(`${path}/`)) {
-    // A package beside or above the working directory: its files share a few folders, and each folder's
-    // relative path is worked out once (the files come folder by folder), not once a file.
-    const folder = relativeFolder(cwd, path.slice(0, slash));
-    return folder === '' ? path.slice(slash + 1) : `${folder}/${path.slice(slash + 1)}`;
+  // A loaded file is a plain path, and so is an absolute working directory: no path arithmetic a file (10,000
+  // files a check).
+  if (sep === '/' && isAbsolute(cwd) && isAbsolute(path) && !NOT_PLAIN.test(cwd) && !NOT_PLAIN.test(path)) {
+    if (path.startsWith(cwd) && path[cwd.length] === '/') return path.slice(cwd.length + 1);
+    const slash = path.lastIndexOf('/');
+    if (slash > 0 && cwd !== path && !cwd.startsWith(`${path}/`)) {
+      // A package beside or above the working directory: its files share a few folders, and each folder's
+      // relative path is worked out once (the files come folder by folder), not once a file.
+      const folder = relativeFolder(cwd, path.slice(0, slash));
+      return folder === '' ? path.slice(slash + 1) : `${folder}/${path.slice(slash + 1)}`;
+    }
   }
   return relative(cwd, resolve(cwd, path)).split(sep).join('/');
 }

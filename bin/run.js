@@ -2,11 +2,17 @@
 // A plain `check` (pre-commit hooks, editors), a plain `test` in process (CI), a plain `graph` (an author
 // drawing a process between two edits) and a plain `plan` against a remote core (CD) take a lean path that does not load the command framework; anything it
 // does not fully understand — help, usage errors, every other command — goes to oclif.
-import { loadBundle, useProcessV8Flags } from './check-bundle.js';
-
 const LEAN = { check: 'runCheckFast', test: 'runTestFast', graph: 'runGraphFast', plan: 'runPlanFast' };
 const name = process.argv[2];
-if (Object.hasOwn(LEAN, name)) {
+// `check --resident`: the working directory's resident checker answers, when one runs (else one is started, and
+// this process checks as below).
+if (name === 'check' && process.argv.includes('--resident', 3)) {
+  const { checkThroughResident } = await import('../dist/cli/resident.js');
+  const exitCode = await checkThroughResident(process.argv.slice(3));
+  if (exitCode !== undefined) process.exitCode = exitCode;
+}
+if (process.exitCode === undefined && Object.hasOwn(LEAN, name)) {
+  const { loadBundle, useProcessV8Flags } = await import('./check-bundle.js');
   const { fileURLToPath } = await import('node:url');
   const { createRequire } = await import('node:module');
   const root = fileURLToPath(new URL('..', import.meta.url));

@@ -5,12 +5,13 @@
 // and --no-cache, generated packages of 100, 1,000 and 10,000 objects cold (no index), warm (nothing changed),
 // with one file edited (a comment) and
 // as a pre-commit hook checks them (the staged file alone, with its references), with one value edited, and the
-// growth exponent k of cold and warm checks from 100 to 10,000 objects (time ∝ objects^k).
+// growth exponent k of cold and warm checks from 100 to 10,000 objects (time ∝ objects^k); the value edit and the
+// pre-commit check again as the working directory's resident checker answers them (`check --resident`).
 //
 // Run alone: `node scripts/bench/check-scale.mjs` (BENCH_SCALE_RUNS samples a row, default 5;
 // BENCH_SCALE_SIZES, default 100,1000,10000; BENCH_SCALE_ONLY, a regular expression: only the rows it matches).
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +49,7 @@ function quantile(values, q) {
  * `samples` pairs of the baseline and `args` (`before` runs ahead of each case run, untimed: an edit, say);
  * the row of their CPU ratios.
  */
-function sideBySide(name, args, { cwd, env, before = () => {}, goal } = {}) {
+function sideBySide(name, args, { cwd, env, before = () => {}, goal, alsoCounted } = {}) {
   if (!ONLY.test(name)) return undefined;
   const ratios = [];
   const walls = [];
@@ -57,10 +58,13 @@ function sideBySide(name, args, { cwd, env, before = () => {}, goal } = {}) {
   for (let i = 0; i < RUNS; i++) {
     const baseline = measure(['-e', '0'], cwd, env);
     before(i);
+    const otherBefore = alsoCounted?.() ?? 0;
     const run = measure(args, cwd, env);
-    ratios.push(run.cpu / baseline.cpu);
+    // The CPU another process spent on this run's behalf (a resident checker) is the run's too.
+    const cpu = run.cpu + (alsoCounted?.() ?? 0) - otherBefore;
+    ratios.push(cpu / baseline.cpu);
     walls.push(run.wall);
-    cpus.push(run.cpu);
+    cpus.push(cpu);
     peaks.push(run.rss);
   }
   return {
@@ -115,6 +119,7 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
       }));
       // An edit of comments alone: the stored report still stands.
       rows.push(sideBySide(`check ${label}, one file edited (a comment)`, args, { cwd: root, env, before: (i) => appendFileSync(edited, `# edit ${i}\n`) }));
+      rows.push(...(await residentRows({ cli, label, dir, edited, editValue, env, big })));
     }
     const [small, large] = [SIZES[0], SIZES[SIZES.length - 1]];
     if (large > small && [small, large].every((size) => cold.get(size) && warm.get(size))) {
@@ -128,6 +133,42 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
   return rows.filter(Boolean);
 }
 
+/**
+ * The value edit and the pre-commit rows again, answered by the working directory's resident checker
+ * (`check --resident`): the client's CPU and the checker's spent meanwhile (all its threads, from
+ * /proc/PID/task/TID/schedstat: Linux only), after ten checks that warm it up, as a hook's checker is after a few
+ * commits. Then the checker's resident memory, and it is stopped.
+ */
+async function residentRows({ cli, label, dir, edited, editValue, env, big }) {
+  const names = [`check ${label}, one file edited (a value), resident checker`, `check ${label}, pre-commit (a value edited), resident checker`];
+  if (process.platform !== 'linux' || !names.some((name) => ONLY.test(name))) return [];
+  const root = join(fileURLToPath(new URL('../../', import.meta.url)));
+  const { askResident, residentSocket } = await import(join(root, 'dist/cli/resident.js'));
+  const socket = residentSocket(root, env);
+  const pidOf = async () => (await askResident(socket, { status: true }))?.status?.pid;
+  const edit = [cli, 'check', '--resident', '--package', dir];
+  measure(edit, root, env); // starts it; this process checks
+  let pid;
+  for (let tries = 0; tries < 200 && pid === undefined; tries++) {
+    await new Promise((done) => setTimeout(done, 50));
+    pid = await pidOf();
+  }
+  if (pid === undefined) throw new Error('the resident checker did not start');
+  for (let i = 0; i < 10; i++) {
+    editValue(1000 + i);
+    measure(edit, root, env);
+  }
+  const cpuOf = () => readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6, 0);
+  const rows = [
+    sideBySide(names[0], edit, { cwd: root, env, before: editValue, goal: big ? '≤ 5x CPU' : undefined, alsoCounted: cpuOf }),
+    sideBySide(names[1], [cli, 'check', '--resident', edited], { cwd: root, env, before: editValue, goal: big ? '≤ 3x CPU' : undefined, alsoCounted: cpuOf }),
+  ];
+  const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  rows.push({ name: `the resident checker of ${label}: resident memory after these checks`, value: rss, unit: 'MiB' });
+  await askResident(socket, { stop: true });
+  return rows;
+}
+
 /** Past the index's racy window, so that the stats just written are trusted. */
 function settle() {
   return new Promise((done) => setTimeout(done, 120));
@@ -136,6 +177,7 @@ function settle() {
 /** One line a row: median wall, CPU ratio with its spread, peak memory. */
 export function formatRow(row, width) {
   if (row.unit === 'k') return `${row.name.padEnd(width)}  ${row.value.toFixed(2).padStart(9)}${row.budget ? `  (goal ${row.budget})` : ''}`;
+  if (row.unit === 'MiB') return `${row.name.padEnd(width)}  ${`${row.value.toFixed(0)} MiB`.padStart(9)}`;
   const spread = row.spread ? ` [${row.spread[0].toFixed(1)}–${row.spread[1].toFixed(1)}]` : '';
   const peak = row.peak !== undefined ? `  peak ${row.peak.toFixed(0)} MiB` : '';
   const cpu = row.cpuMs !== undefined ? `  cpu ${row.cpuMs.toFixed(0)} ms` : '';

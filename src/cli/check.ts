@@ -29,6 +29,7 @@ export const CHECK_FLAGS = {
   server: { summary: "Also ask a core for its verdict (POST /packages:test?checkOnly=true), or \"local\" for the embedded one; findings of both in one report, each marked with its source.", helpValue: 'URL|local' },
   env: { summary: 'With --server: variable values, NAME=value per line (default: .env when it exists); the environment wins.', helpValue: 'FILE' },
   workspace: { summary: "With --server: the workspace whose roles, calendars and instances the core's check reads.", helpValue: 'ID' },
+  resident: { summary: "Ask this working directory's resident checker, which keeps the index warm and learns what changed from the file system's events (started in the background on first use; `package-sdk resident stop` ends it). The same report." },
 };
 
 export interface CheckRequest {
@@ -44,6 +45,14 @@ export interface CheckRequest {
   cache: boolean;
   /** Only the findings of loading and the schema stage. */
   schemaOnly?: boolean;
+  /** The terminal the report is printed on, when not this process's standard output (a resident checker's client). */
+  terminal?: Terminal;
+}
+
+/** What decides the colours of a report: whether it goes to a terminal, and the variables that say otherwise (report/paint.ts). */
+export interface Terminal {
+  isTTY: boolean;
+  env: { FORCE_COLOR?: string; NO_COLOR?: string; TERM?: string };
 }
 
 export interface CheckOutcome {
@@ -89,7 +98,8 @@ export async function storedReport(asked: CheckRequest, earlier?: IndexLook): Pr
   const index = request.cache ? await useCheckCache(request.cwd, earlier) : undefined;
   if (index === undefined) return { request, staged, index, key: undefined, reused: undefined };
   const key = reportKey(request);
-  if (earlier !== undefined) return { request, staged, index, key, reused: undefined };
+  // The small bundle that hands over what it saw asked already (a resident checker hands over stats alone).
+  if (earlier?.result !== undefined) return { request, staged, index, key, reused: undefined };
   const { parseSource } = await import('../load/source.js');
   return { request, staged, index, key, reused: index.reusableReport(key, parseSource) as CheckReport | undefined };
 }
@@ -192,7 +202,8 @@ export async function renderedOutcome(
   const exitCode = exitStatus(report);
   if (request.json) return { result: report, exitCode };
   const documents = workspace?.documents() ?? new Map<string, SourceDocument>();
-  const output = await render(request.format, report, version, (file) => documents.get(file)?.text ?? readText(file));
+  const cwd = resolve(request.cwd ?? '.'); // findings name files relative to the request's directory
+  const output = await render(request.format, report, version, (file) => documents.get(file)?.text ?? readText(resolve(cwd, file)), request.terminal);
   return { result: report, output: `${output}${summary}`, exitCode };
 }
 
@@ -218,8 +229,13 @@ export async function runCheckFast(argv: readonly string[], version: string, ear
 
 /** Prints `outcome` as asked (the report under --json, else its rendering) and returns its exit status. */
 export function printed(request: CheckRequest, outcome: CheckOutcome): number {
-  process.stdout.write(`${request.json ? JSON.stringify(outcome.result, null, 2) : (outcome.output ?? '')}\n`);
+  process.stdout.write(printedText(request, outcome));
   return outcome.exitCode;
+}
+
+/** What `printed` prints (a resident checker sends it to its client). */
+export function printedText(request: CheckRequest, outcome: CheckOutcome): string {
+  return `${request.json ? JSON.stringify(outcome.result, null, 2) : (outcome.output ?? '')}\n`;
 }
 
 /** The flags the lean paths of check and test share: what to load, whether to use the index, JSON output. */
@@ -248,7 +264,8 @@ export function parseCheckArgs(argv: readonly string[]): CheckRequest | undefine
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { ...TARGET_FLAGS, format: { type: 'string' }, 'list-rules': { type: 'boolean' }, 'schema-only': { type: 'boolean' } },
+      // --resident reaches here when no resident checker answered: this process checks.
+      options: { ...TARGET_FLAGS, format: { type: 'string' }, 'list-rules': { type: 'boolean' }, 'schema-only': { type: 'boolean' }, resident: { type: 'boolean' } },
     });
     const format = values.format ?? CHECK_FLAGS.format.default;
     if (!(FORMATS as readonly string[]).includes(format)) return undefined;
@@ -294,7 +311,7 @@ function renderCodeList(codes: readonly CodeInfo[]): string {
   return lines.join('\n');
 }
 
-async function render(format: Format, report: CheckReport, version: string, sourceOf: (file: string) => string | undefined): Promise<string> {
+async function render(format: Format, report: CheckReport, version: string, sourceOf: (file: string) => string | undefined, terminal?: Terminal): Promise<string> {
   const { allFindings, renderCheckText, summaryLine } = await import('../report/check.js');
   const { paintFor } = await import('../report/paint.js');
   switch (format) {
@@ -310,7 +327,7 @@ async function render(format: Format, report: CheckReport, version: string, sour
       return [renderGithub(allFindings(report)), summaryLine(report, paintFor({ isTTY: false }))].filter(Boolean).join('\n');
     }
     default:
-      return renderCheckText(report, sourceOf, paintFor(process.stdout));
+      return renderCheckText(report, sourceOf, terminal === undefined ? paintFor(process.stdout) : paintFor(terminal, terminal.env));
   }
 }
 

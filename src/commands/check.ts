@@ -28,6 +28,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
     { description: 'Annotations for GitHub Actions', command: '<%= config.bin %> <%= command.id %> --format github' },
     { description: 'Machine-readable report', command: '<%= config.bin %> <%= command.id %> --json' },
     { description: 'Every code of check, lock, plan and apply, with its severity', command: '<%= config.bin %> <%= command.id %> --list-rules' },
+    { description: "A pre-commit hook's check, answered by the working directory's resident checker", command: '<%= config.bin %> <%= command.id %> --resident --package packages/claims' },
     { description: "The core's verdict too, findings of both in one report", command: '<%= config.bin %> <%= command.id %> --package packages/claims --server https://cp.example.com --env prod.env' },
   ];
 
@@ -48,6 +49,8 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
     server: Flags.string(CHECK_FLAGS.server),
     env: Flags.string({ ...CHECK_FLAGS.env, dependsOn: ['server'] }),
     workspace: Flags.string({ ...CHECK_FLAGS.workspace, dependsOn: ['server'] }),
+    // bin/run.js asks the resident checker before this command loads; reaching here, this process checks.
+    resident: Flags.boolean(CHECK_FLAGS.resident),
   };
 
   async run(): Promise<CheckOutcome['result']> {

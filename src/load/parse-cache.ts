@@ -32,9 +32,7 @@ import { replaceFileSync } from '../fs/write.js';
 import { Refusal } from '../fs/refusal.js';
 import { nodeCrypto } from '../fs/node-crypto.js';
 import { entryPath, isInside } from '../fs/read.js';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
 import type { Span } from '../json/document.js';
 import type { SourceDocument } from '../json/document.js';
@@ -44,6 +42,7 @@ import { parseJson } from './json.js';
 import { parseYaml } from './yaml.js';
 import { isRecord } from '../json/guards.js';
 import { TEXT_MARKS } from '../model/text-marks.js';
+import { buildStamp } from './build-stamp.js';
 import { IndexShard, placesOf, sameStat, type Body, type EnvelopeHead, type Entry, type MadeRecord, type StatKey } from './index-shard.js';
 
 export type { EnvelopeHead, StatKey } from './index-shard.js';
@@ -154,6 +153,8 @@ export interface IndexLook {
   startedAt: number;
   stats: ReadonlyMap<string, StatKey>;
   result: { key: string; stored: StoredResult | undefined } | undefined;
+  /** Filled with every stat the run takes (a resident checker keeps them while no event names their paths). */
+  taken?: Map<string, StatKey>;
 }
 
 /** What an earlier run of the same targets kept, and whether a document differs from what that run read. */
@@ -182,6 +183,8 @@ export class ParseCache implements Contents {
    * it was made from (a later write then shows as a change), and each is stat'ed once.
    */
   private readonly statsSeen: Map<string, StatKey>;
+  /** Where the stats this run takes are told (`IndexLook.taken`). */
+  private readonly statsTaken: Map<string, StatKey> | undefined;
   /** Shards of the per-file part that this run changed (only those are written again). */
   private readonly changed = new Set<IndexShard>();
   /** Texts and bodies read again from the files (see `fromSource`). */
@@ -204,6 +207,7 @@ export class ParseCache implements Contents {
     // Its stats are this run's: taken since the earlier start, which the racy rule then counts from.
     this.startedAt = seen?.startedAt ?? Date.now();
     this.statsSeen = new Map(seen?.stats);
+    this.statsTaken = earlier?.taken;
     if (seen) this.lastResult = seen.result;
   }
 
@@ -340,7 +344,7 @@ export class ParseCache implements Contents {
     const restated = new Map<number, string>();
     const paths = pathsOf(stored.inputs);
     for (let i = 0; i < paths.length; i++) {
-      const now = this.seen(paths[i]!, statOf(paths[i]!)) ?? ABSENT;
+      const now = this.statThisRun(paths[i]!) ?? ABSENT;
       const at = i * 4;
       if (sameStat(now, stats, at)) continue;
       const hash = hashAt(hashes, i);
@@ -445,8 +449,10 @@ export class ParseCache implements Contents {
     const stored: StoredResult = { key, trees: trees.join('\0'), inputs: packed, report, ...(memoKept ? { memoStamp } : {}) };
     this.lastResult = undefined;
     // Another build's files are looked over when this key's last report is a day old or more (or there is none).
-    const sweep = (statSync(this.storedPath(key), { throwIfNoEntry: false })?.mtimeMs ?? 0) < Date.now() - OTHER_BUILDS_SWEPT_MS;
-    if (writeAtomically(this.storedPath(key), serialize(stored))) this.dropOldResults(sweep);
+    const replaced = statSync(this.storedPath(key), { throwIfNoEntry: false });
+    const sweep = (replaced?.mtimeMs ?? 0) < Date.now() - OTHER_BUILDS_SWEPT_MS;
+    // A report that replaces one adds none: the reports are as many as they were.
+    if (writeAtomically(this.storedPath(key), serialize(stored)) && (replaced === undefined || sweep)) this.dropOldResults(sweep);
     return restated ? 'as stored' : 'walked';
   }
 
@@ -470,9 +476,9 @@ export class ParseCache implements Contents {
     };
     // The trees first: most loaded files are in them, and each path is stat'ed once.
     const complete =
-      trees.every((tree) => walkTree(tree, add, (path) => this.statsSeen.get(path) ?? statOf(path))) &&
-      listed.every((path) => seen.has(path) || add(path, statOf(path) ?? ABSENT)) &&
-      [...this.used].every((path) => seen.has(path) || add(path, this.statsSeen.get(path) ?? statOf(path)));
+      trees.every((tree) => walkTree(tree, add, (path) => this.statsSeen.get(path) ?? this.taken(path))) &&
+      listed.every((path) => seen.has(path) || add(path, (this.statsSeen.get(path) ?? this.taken(path)) ?? ABSENT)) &&
+      [...this.used].every((path) => seen.has(path) || add(path, this.statsSeen.get(path) ?? this.taken(path)));
     return complete ? { paths: paths.join('\0'), stats: Float64Array.from(stats), hashes: hashes.join('') } : undefined;
   }
 
@@ -508,7 +514,7 @@ export class ParseCache implements Contents {
       const used = this.used.has(path);
       if (used) usedFound++;
       if (wanted.has(path)) listedFound++;
-      const now = this.statsSeen.get(path) ?? statOf(path) ?? ABSENT;
+      const now = this.statsSeen.get(path) ?? this.taken(path) ?? ABSENT;
       const hashedBefore = before.inputs.hashes.charCodeAt(i * HASH_LENGTH) !== NO_HASH_CODE;
       if (sameStat(now, stats, i * 4) && used === hashedBefore) continue;
       const [folderNow, folderBefore] = [now[0] === -1, stats[i * 4] === -1];
@@ -533,9 +539,19 @@ export class ParseCache implements Contents {
     return this.statsSeen.get(path) ?? this.seen(path, statOf(path));
   }
 
+  /** The stat of `path` now, told to whoever keeps the stats this run takes (`IndexLook.taken`). */
+  private taken(path: string): StatKey | undefined {
+    const stat = statOf(path);
+    if (stat !== undefined) this.statsTaken?.set(path, stat);
+    return stat;
+  }
+
   /** Keeps `stat` as the stat of `path` this run read (see `statsSeen`). */
   private seen(path: string, stat: StatKey | undefined): StatKey | undefined {
-    if (stat !== undefined) this.statsSeen.set(path, stat);
+    if (stat !== undefined) {
+      this.statsSeen.set(path, stat);
+      this.statsTaken?.set(path, stat);
+    }
     return stat;
   }
 
@@ -929,28 +945,6 @@ function writeAtomically(path: string, bytes: Uint8Array): boolean {
   } catch {
     return false; // a read-only or full cache directory costs speed, never a result
   }
-}
-
-/**
- * What makes a verdict of this build: its version, the compiled modules (every build writes them all anew; the
- * bundles of the lean jobs are made from them, and share one index: the small bundle that prints a stored
- * report reads what the full one stored), the YAML loader, the schema validators and the schemas themselves
- * (edited without a build, they are compiled at run time).
- */
-function buildStamp(): string {
-  const root = new URL('../../', import.meta.url); // dist/load/ and the bundle in dist/cli/ are as deep
-  const require = createRequire(import.meta.url);
-  const parts = [String((require(fileURLToPath(new URL('package.json', root))) as { version: string }).version)];
-  const schemas = ['object', 'view', 'test', 'lock', 'plan', 'knowledge-pack', 'knowledge-template'].map((name) => new URL(`schema/v1/${name}.schema.json`, root));
-  for (const file of [new URL('dist/load/parse-cache.js', root), new URL('dist/load/yaml.js', root), new URL('dist/schema/validators.generated.cjs', root), ...schemas]) {
-    try {
-      const info = statSync(new URL(file));
-      parts.push(`${info.size}:${info.mtimeMs}`);
-    } catch {
-      parts.push('absent');
-    }
-  }
-  return parts.join('|');
 }
 
 let active: ParseCache | undefined;

@@ -1,5 +1,5 @@
 import { nodeCrypto } from '../fs/node-crypto.js';
-import { hostname, homedir } from 'node:os';
+import { hostname } from 'node:os';
 import { access, lstat, mkdir, open, readFile, readdir, realpath, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { sha256Hex } from '../json/digest.js';
@@ -15,11 +15,7 @@ import { sha256Hex } from '../json/digest.js';
 export const STALE_AFTER_MS = 3600 * 1000;
 const TEMPORARY = /^\.(staging|spoiled|pruned)-/;
 
-export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.PACKAGE_SDK_CACHE) return env.PACKAGE_SDK_CACHE;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'package-sdk');
-  return join(homedir(), '.cache', 'package-sdk');
-}
+export { cacheRoot } from '../fs/cache-root.js';
 
 
 /** The URL exactly as written: two spellings of one repository are two mirrors. */

@@ -34,9 +34,12 @@ interface Hook {
 describe('pre-commit hook package-sdk-check', () => {
   let repo: string;
   let home: string;
-  const env = (): NodeJS.ProcessEnv => ({ ...process.env, PRE_COMMIT_HOME: home, PACKAGE_SDK: `${process.execPath} ${CLI}`, NO_COLOR: '1' });
+  const env = (): NodeJS.ProcessEnv => ({
+    ...process.env, PRE_COMMIT_HOME: home, PACKAGE_SDK: `${process.execPath} ${CLI}`, NO_COLOR: '1', PACKAGE_SDK_CACHE: join(home, 'cache'), PACKAGE_SDK_RESIDENT_IDLE_MINUTES: '1',
+  });
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: repo, env: env(), encoding: 'utf8' });
   const commit = (message: string) => spawnSync('git', ['commit', '-m', message], { cwd: repo, env: env(), encoding: 'utf8' });
+  let hook: Hook;
 
   beforeAll(async () => {
     ensurePreCommit();
@@ -45,7 +48,7 @@ describe('pre-commit hook package-sdk-check', () => {
     git('init', '-q', '-b', 'main');
     git('config', 'user.email', 'author@example.com');
     git('config', 'user.name', 'Author');
-    const [hook] = parse(readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as Hook[];
+    [hook] = parse(readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8')) as [Hook];
     // `language: system` runs the entry as written, with this checkout's CLI, instead of installing package-sdk from npm.
     const config = { repos: [{ repo: 'local', hooks: [{ ...hook, language: 'system' }] }] };
     writeFileSync(join(repo, '.pre-commit-config.yaml'), stringify(config));
@@ -78,6 +81,25 @@ describe('pre-commit hook package-sdk-check', () => {
     expect(output).toContain('unknown_task_type');
     expect(output).toContain("did you mean 'demo-review'?");
     expect(git('log', '--oneline')).not.toContain('a typo');
+  });
+
+  it('passes its args to check: with --resident, the resident checker it starts answers the next commits', async () => {
+    writeFileSync(join(repo, '.pre-commit-config.yaml'), stringify({ repos: [{ repo: 'local', hooks: [{ ...hook, language: 'system', args: ['--resident'] }] }] }));
+    const process = join(repo, 'packages/demo/processes/demo.yaml');
+    writeFileSync(process, `${readFileSync(process, 'utf8').replace('taskType: demo-reveiw', 'taskType: demo-review')}# checked by the resident checker\n`);
+    git('add', '.');
+    const first = commit('a comment');
+    expect(first.status, first.stdout + first.stderr).toBe(0);
+    const status = async () => JSON.parse((await runCli(['resident', 'status', '--json'], { cwd: repo, env: env() })).stdout) as { running: boolean; status?: { requests: number } };
+    for (let tries = 0; tries < 100 && !(await status()).running; tries++) await new Promise((done) => setTimeout(done, 100));
+    expect((await status()).running, "started by the first commit's check").toBe(true);
+    writeFileSync(process, readFileSync(process, 'utf8').replace('taskType: demo-review', 'taskType: demo-reveiw'));
+    git('add', 'packages/demo/processes/demo.yaml');
+    const typo = commit('the typo again');
+    expect(typo.status).not.toBe(0);
+    expect(typo.stdout + typo.stderr).toContain('unknown_task_type');
+    expect((await status()).status?.requests, 'answered by the resident checker').toBe(1);
+    await runCli(['resident', 'stop'], { cwd: repo, env: env() });
   });
 });
 

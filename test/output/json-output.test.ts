@@ -21,8 +21,8 @@ afterAll(async () => {
   copies.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
 });
 
-/** Nothing of the machine's environment reaches the commands: no token, no data directory, a cache of their own. */
-const ENV = { PACKAGE_SDK_CACHE: join(scratch, 'cache'), CP_TOKEN: undefined, KERNOS_DATA: undefined, KERNOS_SERVER: undefined, KERNOS_TOKEN: undefined };
+/** Nothing of the machine's environment reaches the commands: no token, no data directory, a cache of their own (a resident checker started here is gone two idle minutes later). */
+const ENV = { PACKAGE_SDK_CACHE: join(scratch, 'cache'), PACKAGE_SDK_RESIDENT_IDLE_MINUTES: '2', CP_TOKEN: undefined, KERNOS_DATA: undefined, KERNOS_SERVER: undefined, KERNOS_TOKEN: undefined };
 const json = (args: string[], cwd = ROOT): Promise<CliOutcome> => runCli([...args, '--json'], { cwd, env: ENV });
 
 const EXAMPLE = 'fixtures/example/packages/field-maintenance';
@@ -102,6 +102,19 @@ const editCopy = once(async () => join(copyOf('edit/packages'), 'intake'));
 const edit = (operation: string, args: string[]) => async () => json(['edit', operation, ...args, ...(operation === 'set' ? [] : ['--dry-run'])], await editCopy());
 const PROCESS = 'processes/intake.yaml';
 
+// The resident checker of a working directory of its own: started by a first `check --resident`, asked, stopped.
+const residentDir = once(async () => copyOf('example'));
+const residentRunning = once(async () => {
+  const cwd = await residentDir();
+  await runCli(['check', '--resident'], { cwd, env: ENV }); // starts it in the background; this process checks
+  for (let tries = 0; tries < 100; tries++) {
+    const outcome = await json(['resident', 'status'], cwd);
+    if ((JSON.parse(outcome.stdout) as { running: boolean }).running) return outcome;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error('no resident checker started');
+});
+
 /** Every command of the manifest: how it is run, and the exit status it must end with. */
 const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }> = {
   // errors, warnings and a suppressed finding in one report
@@ -114,6 +127,11 @@ const COMMANDS: Record<string, { run: () => Promise<CliOutcome>; exit: number }>
   'cache:prune': { exit: 0, run: async () => {
     await lock();
     return json(['cache', 'prune', '--lock', join(await lockCopy(), 'packages.lock')], workDir('prune'));
+  } },
+  'resident:status': { exit: 0, run: residentRunning },
+  'resident:stop': { exit: 0, run: async () => {
+    await residentRunning();
+    return json(['resident', 'stop'], await residentDir());
   } },
   plan: { exit: 0, run: plan },
   'plan:show': { exit: 0, run: async () => {

@@ -1,0 +1,190 @@
+/**
+ * `check --resident`: the client of a working directory's resident checker (resident-server.ts), a process that
+ * keeps the index warm and learns from the file system's events which files changed, so that a check after an
+ * edit neither starts the checking code nor stats every file. The client is what a hook or an editor starts on
+ * every commit or keystroke, so it loads no more than this module: it sends the arguments, prints the answer and
+ * exits with its status. When no checker answers, it starts one in the background and this process checks (the
+ * same report, as a plain `check`); a checker that cannot start says why in `package-sdk resident status`.
+ *
+ * One checker per working directory, build of package-sdk and cache directory: the socket's name hashes the three,
+ * so a new build never asks a checker running old code (the old one exits when idle).
+ */
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cacheRoot } from '../fs/cache-root.js';
+import { buildStamp } from '../load/build-stamp.js';
+import type { Terminal } from './check.js';
+
+/** What a client asks a resident checker: a check (the arguments of `check`), its status, or to stop. */
+export type ResidentMessage = { check: ResidentCheck } | { status: true } | { stop: true };
+
+/** A check asked of a resident checker: `check`'s arguments, where, for which build, printed on what. */
+export interface ResidentCheck {
+  argv: string[];
+  cwd: string;
+  /** The client's `buildStamp`: a checker of another build leaves the check to it. */
+  build: string;
+  terminal: Terminal;
+}
+
+/** What a resident checker answers. */
+export type ResidentAnswer =
+  /** The check's output and exit status, as a plain `check` prints them. */
+  | { stdout: string; exitCode: number }
+  /** This process should check: the arguments need the full command (help, `--server`), or the checker failed (`note` says how). */
+  | { fallback: true; note?: string }
+  | { status: ResidentStatus }
+  | { stopped: true };
+
+export interface ResidentStatus {
+  pid: number;
+  /** The working directory it checks in. */
+  root: string;
+  version: string;
+  startedAt: string;
+  requests: number;
+  lastRequestAt: string | null;
+  /** Folders whose events it follows, and files and folders whose stat it holds from them. */
+  watchedFolders: number;
+  knownStats: number;
+  /** It exits when left idle this long. */
+  idleMinutes: number;
+  /** Why some folder is not followed (the system's limit of watches, say): its files are stat'ed at every check. */
+  unfollowed?: string;
+}
+
+/** The longest socket path every platform takes (macOS: 104 bytes with the terminating NUL). */
+const SOCKET_PATH_MAX = 100;
+/** How long a client waits for an answer before it checks itself (a checker that hangs must not hang a hook). */
+const ANSWER_TIMEOUT_MS = 120_000;
+/** After a checker failed to start, clients do not start another for this long (each would fail the same way). */
+const RETRY_START_AFTER_MS = 10 * 60_000;
+/** Errors of a connection that mean no checker listens: it is started, and this process checks. */
+const NOBODY_LISTENS = new Set(['ENOENT', 'ENOTDIR', 'ECONNREFUSED']);
+
+/** The socket of the resident checker of `cwd` (a named pipe on Windows). */
+export function residentSocket(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env, build: string = buildStamp()): string {
+  const root = cacheRoot(env);
+  const name = nameHash([resolve(cwd), build, resolve(root)].join('\0'));
+  if (process.platform === 'win32') return `\\\\.\\pipe\\package-sdk-${name}`;
+  const beside = join(root, 'resident', `${name}.sock`);
+  if (Buffer.byteLength(beside) <= SOCKET_PATH_MAX) return beside;
+  return join(tmpdir(), `package-sdk-${process.getuid?.() ?? 'user'}`, `${name}.sock`); // a cache path too long for a socket
+}
+
+/**
+ * 64 bits of FNV-1a over the UTF-16 units of `text`, in hex: a name, not a secret (a checker also compares the
+ * working directory and the build it is sent). node's crypto would cost the client a tenth of its time to load.
+ */
+function nameHash(text: string): string {
+  let [high, low] = [0xcbf29ce4, 0x84222325];
+  for (let i = 0; i < text.length; i++) {
+    low = (low ^ text.charCodeAt(i)) >>> 0;
+    // multiply by the 64-bit FNV prime 2^40 + 0x1b3, in 32-bit halves
+    const lowProduct = low * 0x1b3;
+    const carry = Math.floor(lowProduct / 0x100000000);
+    high = (Math.imul(high, 0x1b3) + Math.imul(low, 0x100) + carry) >>> 0;
+    low = lowProduct >>> 0;
+  }
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
+}
+
+/**
+ * Where a checker that could not start leaves the reason: beside its socket's folder (which may be what it could
+ * not make), in the temporary folder for a pipe.
+ */
+export function startFailureFile(socket: string): string {
+  if (process.platform === 'win32') return join(tmpdir(), `${socket.slice(socket.lastIndexOf('\\') + 1)}.failed`);
+  return join(dirname(dirname(socket)), `resident-${basename(socket, '.sock')}.failed`);
+}
+
+/** Sends `message` to the checker at `socket`; undefined when none listens there. */
+export function askResident(socket: string, message: ResidentMessage, timeoutMs = ANSWER_TIMEOUT_MS): Promise<ResidentAnswer | undefined> {
+  return new Promise((done) => {
+    const connection = connect(socket);
+    let text = '';
+    connection.setEncoding('utf8');
+    connection.setTimeout(timeoutMs, () => {
+      connection.destroy();
+      done({ fallback: true, note: `the resident checker did not answer within ${timeoutMs / 1000} s` });
+    });
+    connection.on('connect', () => connection.end(`${JSON.stringify(message)}\n`));
+    connection.on('data', (chunk: string) => (text += chunk));
+    connection.on('end', () => done(answerOf(text)));
+    connection.on('error', (error: NodeJS.ErrnoException) =>
+      done(NOBODY_LISTENS.has(error.code ?? '') ? undefined : { fallback: true, note: `the resident checker could not be asked (${error.code ?? error.message})` }));
+  });
+}
+
+function answerOf(text: string): ResidentAnswer {
+  try {
+    const answer = JSON.parse(text) as unknown;
+    if (typeof answer === 'object' && answer !== null) return answer as ResidentAnswer;
+  } catch {
+    // below
+  }
+  return { fallback: true, note: 'the resident checker gave an answer that is not JSON' };
+}
+
+/**
+ * `check --resident ARGS`: the resident checker's answer printed, and its exit status; undefined when this process
+ * should check (no checker ran: one is started for the next time; the arguments need the full command; the
+ * checker failed, which is said on standard error).
+ */
+export async function checkThroughResident(argv: readonly string[]): Promise<number | undefined> {
+  const cwd = process.cwd();
+  const build = buildStamp();
+  const socket = residentSocket(cwd, process.env, build);
+  const answer = await askResident(socket, { check: { argv: [...argv], cwd, build, terminal: terminalOf(process.stdout, process.env) } });
+  if (answer === undefined) {
+    const failed = recentStartFailure(socket);
+    if (failed === undefined) await startResident(cwd, socket);
+    else process.stderr.write(`package-sdk: the resident checker could not start (${failed}); this process checks\n`);
+    return undefined;
+  }
+  if ('stdout' in answer && typeof answer.exitCode === 'number') {
+    process.stdout.write(answer.stdout);
+    return answer.exitCode;
+  }
+  if ('note' in answer && answer.note !== undefined) process.stderr.write(`package-sdk: ${answer.note}; this process checks\n`);
+  return undefined;
+}
+
+/** What decides the colours of the report this process prints (the checker renders it). */
+export function terminalOf(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Terminal {
+  const { FORCE_COLOR, NO_COLOR, TERM } = env;
+  return { isTTY: stream.isTTY === true, env: { ...(FORCE_COLOR !== undefined ? { FORCE_COLOR } : {}), ...(NO_COLOR !== undefined ? { NO_COLOR } : {}), ...(TERM !== undefined ? { TERM } : {}) } };
+}
+
+/** The reason the last checker of `socket` gave for not starting, when it was lately. */
+export function recentStartFailure(socket: string): string | undefined {
+  const file = startFailureFile(socket);
+  const info = statSync(file, { throwIfNoEntry: false });
+  if (info === undefined || info.mtimeMs < Date.now() - RETRY_START_AFTER_MS) return undefined;
+  try {
+    // the first line, without control characters (a shared temporary folder holds it for a pipe)
+    return readFileSync(file, 'utf8').trim().split('\n')[0]!.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ') || 'no reason given';
+  } catch {
+    return 'no reason given';
+  }
+}
+
+/** Starts the checker of `cwd` in the background, detached from this process (which does not wait for it). */
+export async function startResident(cwd: string, socket: string): Promise<void> {
+  const { spawn } = await import('node:child_process'); // a client that finds its checker never loads it
+  const server = fileURLToPath(new URL('../../dist/cli/resident-server.js', import.meta.url)); // from src/cli/ and dist/cli/ alike
+  try {
+    const child = spawn(process.execPath, [server, resolve(cwd), socket], { cwd, detached: true, stdio: 'ignore', env: process.env, windowsHide: true });
+    child.on('error', () => undefined); // a checker that cannot start costs speed, never a result
+    child.unref();
+  } catch (error) {
+    try {
+      writeFileSync(startFailureFile(socket), `${(error as Error).message}\n`);
+    } catch {
+      // nowhere to say it: the next run tries again
+    }
+  }
+}

@@ -7,8 +7,7 @@ const name = process.argv[2];
 // `check --resident`: the working directory's resident checker answers, when one runs (else one is started, and
 // this process checks as below).
 if (name === 'check' && process.argv.includes('--resident', 3)) {
-  const { checkThroughResident } = await import('../dist/cli/resident.js');
-  const exitCode = await checkThroughResident(process.argv.slice(3));
+  const exitCode = await (await residentClient()).checkThroughResident(process.argv.slice(3));
   if (exitCode !== undefined) process.exitCode = exitCode;
 }
 if (process.exitCode === undefined && Object.hasOwn(LEAN, name)) {
@@ -36,4 +35,19 @@ if (process.exitCode === undefined && Object.hasOwn(LEAN, name)) {
 if (process.exitCode === undefined) {
   const { execute } = await import('@oclif/core');
   await execute({ dir: import.meta.url });
+}
+
+/**
+ * The resident checker's client: its CommonJS bundle, required (no ES module graph to link on every commit), or
+ * the module when there is no bundle or it is older (a `tsc` run without the rest of the build).
+ */
+async function residentClient() {
+  // node's own modules without an ES module facade each, where node has getBuiltinModule (20.16 and later)
+  const { createRequire } = process.getBuiltinModule?.('node:module') ?? (await import('node:module'));
+  const require = createRequire(import.meta.url);
+  const { statSync } = require('node:fs');
+  const bundle = require('node:url').fileURLToPath(new URL('../dist/cli/resident.bundle.cjs', import.meta.url));
+  const modified = (path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  if (modified(bundle) >= modified(new URL('../dist/cli/resident.js', import.meta.url))) return require(bundle);
+  return import('../dist/cli/resident.js');
 }

@@ -94,6 +94,9 @@ const JOBS = [
 const bundleOf = (name) => join(root, `dist/cli/${name}.bundle.cjs`);
 
 for (const job of JOBS) await bundleInto(bundleOf(job.name), join(root, `dist/cli/${job.name}.js`), job.external);
+// The resident checker's client (`check --resident`), one CommonJS file with no code cache: a hook starts it on
+// every commit, and linking its few ES modules cost more than the file is to compile.
+await bundleInto(bundleOf('resident'), join(root, 'dist/cli/resident.js'));
 // The validators with the parts of ajv they require, apart: a check whose files are all known to the parse
 // cache never loads them. The metaschema goes with them (`jsonSchema`): a check that judges an embedded schema
 // has files to validate.

@@ -136,9 +136,12 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
 /**
  * The value edit and the pre-commit rows again, answered by the working directory's resident checker
  * (`check --resident`): the client's CPU and the checker's spent meanwhile (all its threads, from
- * /proc/PID/task/TID/schedstat: Linux only), after ten checks that warm it up, as a hook's checker is after a few
- * commits. Then the checker's resident memory, and it is stopped.
+ * /proc/PID/task/TID/schedstat: Linux only), after twenty checks that warm it up, as a hook's or an editor's checker
+ * is after a few minutes of work. Then the checker's resident memory, and it is stopped.
  */
+/** Checks a resident checker answers before it is measured: V8 has optimised what stays hot by then. */
+const WARM_UP_CHECKS = 20;
+
 async function residentRows({ cli, label, dir, edited, editValue, env, big }) {
   const names = [`check ${label}, one file edited (a value), resident checker`, `check ${label}, pre-commit (a value edited), resident checker`];
   if (process.platform !== 'linux' || !names.some((name) => ONLY.test(name))) return [];
@@ -154,7 +157,7 @@ async function residentRows({ cli, label, dir, edited, editValue, env, big }) {
     pid = await pidOf();
   }
   if (pid === undefined) throw new Error('the resident checker did not start');
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < WARM_UP_CHECKS; i++) {
     editValue(1000 + i);
     measure(edit, root, env);
   }

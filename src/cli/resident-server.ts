@@ -32,6 +32,8 @@ export interface ResidentOptions {
   root: string;
   socket: string;
   idleMinutes?: number;
+  /** What names the build it runs (`buildStamp`), read again at each check: a changed one ends the checker. */
+  build?: () => string;
 }
 
 export class ResidentChecker {
@@ -50,10 +52,13 @@ export class ResidentChecker {
   private readonly closed = new Promise<void>((done) => (this.markClosed = done));
   private readonly version: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
   private readonly idleMs: number;
-  private readonly build = buildStamp();
+  private readonly buildNow: () => string;
+  private readonly build: string;
 
   constructor(private readonly options: ResidentOptions) {
     this.idleMs = (options.idleMinutes ?? IDLE_MINUTES) * 60_000;
+    this.buildNow = options.build ?? buildStamp;
+    this.build = this.buildNow();
   }
 
   /** Listens at the socket; false when another checker answers there already. */
@@ -155,10 +160,14 @@ export class ResidentChecker {
     }
   }
 
-  private async check({ argv, cwd, build, terminal }: ResidentCheck): Promise<ResidentAnswer> {
+  private async check({ argv, cwd, terminal }: ResidentCheck): Promise<ResidentAnswer> {
+    if (this.buildNow() !== this.build) {
+      void this.close(); // built anew since it started: the next client starts a checker of the new build
+      return { fallback: true };
+    }
     const asked = Array.isArray(argv) && argv.every((arg) => typeof arg === 'string') ? parseCheckArgs(argv) : undefined;
-    // Another working directory or build (names that hash alike) is left to the client.
-    if (asked === undefined || typeof cwd !== 'string' || resolve(cwd) !== this.options.root || build !== this.build) return { fallback: true };
+    // Another working directory (a name that hashes alike) is left to the client.
+    if (asked === undefined || typeof cwd !== 'string' || resolve(cwd) !== this.options.root) return { fallback: true };
     await eventsDelivered();
     const request = { ...asked, cwd: this.options.root, terminal };
     const stats = this.watched.beforeRun();
@@ -167,7 +176,7 @@ export class ResidentChecker {
     const earlier: IndexLook | undefined = request.cache ? { name: this.indexName ?? '', startedAt: Date.now(), stats, result: undefined, taken } : undefined;
     const outcome = await runCheckRequest(request, this.version, earlier);
     const index = request.cache ? activeParseCache() : undefined;
-    if (index !== undefined) this.indexName = index.look().name;
+    if (index !== undefined) this.indexName = index.name;
     this.watched.afterRun(taken);
     return { stdout: printedText(request, outcome), exitCode: outcome.exitCode };
   }

@@ -6,8 +6,9 @@
  * exits with its status. When no checker answers, it starts one in the background and this process checks (the
  * same report, as a plain `check`); a checker that cannot start says why in `package-sdk resident status`.
  *
- * One checker per working directory, build of package-sdk and cache directory: the socket's name hashes the three,
- * so a new build never asks a checker running old code (the old one exits when idle).
+ * One checker per working directory, installation of package-sdk and cache directory: the socket's name hashes the
+ * three. A checker whose installation was built anew since it started (an upgrade) leaves the check to the client
+ * and exits, and the next `check --resident` starts one of the new build: the client need not read the build.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -15,18 +16,15 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheRoot } from '../fs/cache-root.js';
-import { buildStamp } from '../load/build-stamp.js';
 import type { Terminal } from './check.js';
 
 /** What a client asks a resident checker: a check (the arguments of `check`), its status, or to stop. */
 export type ResidentMessage = { check: ResidentCheck } | { status: true } | { stop: true };
 
-/** A check asked of a resident checker: `check`'s arguments, where, for which build, printed on what. */
+/** A check asked of a resident checker: `check`'s arguments, where, printed on what. */
 export interface ResidentCheck {
   argv: string[];
   cwd: string;
-  /** The client's `buildStamp`: a checker of another build leaves the check to it. */
-  build: string;
   terminal: Terminal;
 }
 
@@ -65,10 +63,13 @@ const RETRY_START_AFTER_MS = 10 * 60_000;
 /** Errors of a connection that mean no checker listens: it is started, and this process checks. */
 const NOBODY_LISTENS = new Set(['ENOENT', 'ENOTDIR', 'ECONNREFUSED']);
 
+/** Where this installation of package-sdk is (two folders above this module, in src/ and dist/ alike, and in a bundle). */
+const INSTALLATION = fileURLToPath(new URL('../../', import.meta.url));
+
 /** The socket of the resident checker of `cwd` (a named pipe on Windows). */
-export function residentSocket(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env, build: string = buildStamp()): string {
+export function residentSocket(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
   const root = cacheRoot(env);
-  const name = nameHash([resolve(cwd), build, resolve(root)].join('\0'));
+  const name = nameHash([resolve(cwd), INSTALLATION, resolve(root)].join('\0'));
   if (process.platform === 'win32') return `\\\\.\\pipe\\package-sdk-${name}`;
   const beside = join(root, 'resident', `${name}.sock`);
   if (Buffer.byteLength(beside) <= SOCKET_PATH_MAX) return beside;
@@ -77,7 +78,7 @@ export function residentSocket(cwd: string = process.cwd(), env: NodeJS.ProcessE
 
 /**
  * 64 bits of FNV-1a over the UTF-16 units of `text`, in hex: a name, not a secret (a checker also compares the
- * working directory and the build it is sent). node's crypto would cost the client a tenth of its time to load.
+ * working directory it is sent). node's crypto would cost the client a tenth of its time to load.
  */
 function nameHash(text: string): string {
   let [high, low] = [0xcbf29ce4, 0x84222325];
@@ -136,9 +137,8 @@ function answerOf(text: string): ResidentAnswer {
  */
 export async function checkThroughResident(argv: readonly string[]): Promise<number | undefined> {
   const cwd = process.cwd();
-  const build = buildStamp();
-  const socket = residentSocket(cwd, process.env, build);
-  const answer = await askResident(socket, { check: { argv: [...argv], cwd, build, terminal: terminalOf(process.stdout, process.env) } });
+  const socket = residentSocket(cwd, process.env);
+  const answer = await askResident(socket, { check: { argv: [...argv], cwd, terminal: terminalOf(process.stdout, process.env) } });
   if (answer === undefined) {
     const failed = recentStartFailure(socket);
     if (failed === undefined) await startResident(cwd, socket);
@@ -175,7 +175,7 @@ export function recentStartFailure(socket: string): string | undefined {
 /** Starts the checker of `cwd` in the background, detached from this process (which does not wait for it). */
 export async function startResident(cwd: string, socket: string): Promise<void> {
   const { spawn } = await import('node:child_process'); // a client that finds its checker never loads it
-  const server = fileURLToPath(new URL('../../dist/cli/resident-server.js', import.meta.url)); // from src/cli/ and dist/cli/ alike
+  const server = join(INSTALLATION, 'dist/cli/resident-server.js');
   try {
     const child = spawn(process.execPath, [server, resolve(cwd), socket], { cwd, detached: true, stdio: 'ignore', env: process.env, windowsHide: true });
     child.on('error', () => undefined); // a checker that cannot start costs speed, never a result

@@ -172,7 +172,8 @@ export class ParseCache implements Contents {
   private readonly salt: string;
   /** What names this workspace's files (`<workspace>-<build>.<part>`): another build's go once left alone a while. */
   private readonly workspacePart: string;
-  private readonly name: string;
+  /** The build and the workspace, as the files of this index are named (an `IndexLook` is taken only by an index of the same). */
+  readonly name: string;
   private readonly startedAt: number;
   /** The per-file part, by shard, read a shard at a time as paths ask for it. */
   private readonly shards = new Map<number, IndexShard>();
@@ -182,7 +183,9 @@ export class ParseCache implements Contents {
    * The stat of each file as this run read it: the stored report names the files by the stats of the bytes
    * it was made from (a later write then shows as a change), and each is stat'ed once.
    */
-  private readonly statsSeen: Map<string, StatKey>;
+  private readonly statsSeen = new Map<string, StatKey>();
+  /** The stats another index of this process, or a resident checker, took and handed over (`IndexLook.stats`), until a report is stored. */
+  private handed: ReadonlyMap<string, StatKey> | undefined;
   /** Where the stats this run takes are told (`IndexLook.taken`). */
   private readonly statsTaken: Map<string, StatKey> | undefined;
   /** Shards of the per-file part that this run changed (only those are written again). */
@@ -206,7 +209,7 @@ export class ParseCache implements Contents {
     const seen = earlier?.name === this.name ? earlier : undefined;
     // Its stats are this run's: taken since the earlier start, which the racy rule then counts from.
     this.startedAt = seen?.startedAt ?? Date.now();
-    this.statsSeen = new Map(seen?.stats);
+    this.handed = seen?.stats;
     this.statsTaken = earlier?.taken;
     if (seen) this.lastResult = seen.result;
   }
@@ -216,7 +219,8 @@ export class ParseCache implements Contents {
    * looks for a stored report hands it to the full check, which then takes no stat and reads no result twice.
    */
   look(): IndexLook {
-    return { name: this.name, startedAt: this.startedAt, stats: this.statsSeen, result: this.lastResult };
+    const stats = this.handed === undefined ? this.statsSeen : new Map([...this.handed, ...this.statsSeen]);
+    return { name: this.name, startedAt: this.startedAt, stats, result: this.lastResult };
   }
 
   /**
@@ -441,6 +445,7 @@ export class ParseCache implements Contents {
     const packed = restated ?? this.walkedInputs(trees, listed);
     const storedMemo = memoAsBefore ? this.storedResult(key)?.memoStamp : undefined;
     this.statsSeen.clear();
+    this.handed = undefined;
     if (packed === undefined) return undefined;
     // The memo first: a report that could not be written leaves a memo no report names. One that holds what the
     // stored one holds (`memoAsBefore`: a value edit, mostly) is not written again; the report names the stored one.
@@ -476,9 +481,9 @@ export class ParseCache implements Contents {
     };
     // The trees first: most loaded files are in them, and each path is stat'ed once.
     const complete =
-      trees.every((tree) => walkTree(tree, add, (path) => this.statsSeen.get(path) ?? this.taken(path))) &&
-      listed.every((path) => seen.has(path) || add(path, (this.statsSeen.get(path) ?? this.taken(path)) ?? ABSENT)) &&
-      [...this.used].every((path) => seen.has(path) || add(path, this.statsSeen.get(path) ?? this.taken(path)));
+      trees.every((tree) => walkTree(tree, add, (path) => this.statSeen(path) ?? this.taken(path))) &&
+      listed.every((path) => seen.has(path) || add(path, (this.statSeen(path) ?? this.taken(path)) ?? ABSENT)) &&
+      [...this.used].every((path) => seen.has(path) || add(path, this.statSeen(path) ?? this.taken(path)));
     return complete ? { paths: paths.join('\0'), stats: Float64Array.from(stats), hashes: hashes.join('') } : undefined;
   }
 
@@ -514,7 +519,7 @@ export class ParseCache implements Contents {
       const used = this.used.has(path);
       if (used) usedFound++;
       if (wanted.has(path)) listedFound++;
-      const now = this.statsSeen.get(path) ?? this.taken(path) ?? ABSENT;
+      const now = this.statSeen(path) ?? this.taken(path) ?? ABSENT;
       const hashedBefore = before.inputs.hashes.charCodeAt(i * HASH_LENGTH) !== NO_HASH_CODE;
       if (sameStat(now, stats, i * 4) && used === hashedBefore) continue;
       const [folderNow, folderBefore] = [now[0] === -1, stats[i * 4] === -1];
@@ -536,7 +541,12 @@ export class ParseCache implements Contents {
    * vouched for), else taken now.
    */
   private statThisRun(path: string): StatKey | undefined {
-    return this.statsSeen.get(path) ?? this.seen(path, statOf(path));
+    return this.statSeen(path) ?? this.seen(path, statOf(path));
+  }
+
+  /** The stat of `path` this run took or was handed, if any. */
+  private statSeen(path: string): StatKey | undefined {
+    return this.statsSeen.get(path) ?? this.handed?.get(path);
   }
 
   /** The stat of `path` now, told to whoever keeps the stats this run takes (`IndexLook.taken`). */

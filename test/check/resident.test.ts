@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCheckArgs, printedText, runCheckRequest } from '../../src/cli/check.js';
 import { askResident, type ResidentMessage } from '../../src/cli/resident.js';
 import { ResidentChecker } from '../../src/cli/resident-server.js';
-import { buildStamp } from '../../src/load/build-stamp.js';
 import { useParseCache } from '../../src/load/parse-cache.js';
 import { FIXTURES, overlay } from '../support/overlay.js';
 
@@ -46,7 +45,7 @@ afterAll(async () => {
 });
 
 const ask = (message: ResidentMessage) => askResident(SOCKET, message);
-const asked = (argv: string[]) => ask({ check: { argv, cwd: ROOT, build: buildStamp(), terminal: TERMINAL } });
+const asked = (argv: string[]) => ask({ check: { argv, cwd: ROOT, terminal: TERMINAL } });
 
 /** What a fresh process without the index prints for `argv`, and its exit status. */
 async function afresh(argv: string[]): Promise<{ stdout: string; exitCode: number }> {
@@ -113,6 +112,22 @@ const CHANGES: Record<string, (n: number) => void> = {
   'the file a link points at edited': (n) => writeFileSync(at('aliased/target.txt'), role('linked', `Pointed at ${n}`).replace('kind: Role', n % 2 ? 'kind: Role' : 'kind: Rol')),
 };
 
+describe('the resident checker of a build made anew', () => {
+  it('leaves the check to the client and ends, so that the next starts a checker of the new build', async () => {
+    const socket = join(CACHE, 'resident', 'rebuilt.sock');
+    let build = 'the build it started with';
+    const rebuilt = new ResidentChecker({ root: ROOT, socket, build: () => build });
+    expect(await rebuilt.listen()).toBe(true);
+    const argv = ['--package', PACKAGE];
+    expect(await askResident(socket, { check: { argv, cwd: ROOT, terminal: TERMINAL } })).toEqual(await afresh(argv));
+    build = 'a build made since';
+    expect(await askResident(socket, { check: { argv, cwd: ROOT, terminal: TERMINAL } })).toEqual({ fallback: true });
+    await rebuilt.ended;
+    expect(existsSync(socket), 'its socket is gone').toBe(false);
+    expect(await askResident(socket, { status: true }), 'nobody listens').toBeUndefined();
+  });
+});
+
 describe('the resident checker', () => {
   it('answers as a fresh check does, through its socket, after each of a long sequence of changes', async () => {
     const next = random(21);
@@ -164,17 +179,16 @@ describe('the resident checker', () => {
     expect(await asked(argv), 'reused').toEqual(fresh);
   });
 
-  it('leaves to the client what needs the full command, another working directory or another build', async () => {
+  it('leaves to the client what needs the full command, or another working directory', async () => {
     expect(await asked(['--help'])).toEqual({ fallback: true });
     expect(await asked(['--server', 'local'])).toEqual({ fallback: true });
-    expect(await ask({ check: { argv: [], cwd: OUTSIDE, build: buildStamp(), terminal: TERMINAL } })).toEqual({ fallback: true });
-    expect(await ask({ check: { argv: [], cwd: ROOT, build: 'another build', terminal: TERMINAL } })).toEqual({ fallback: true });
+    expect(await ask({ check: { argv: [], cwd: OUTSIDE, terminal: TERMINAL } })).toEqual({ fallback: true });
   });
 
   it("paints the report for the client's terminal", async () => {
     CHANGES['a reference broken or mended']!(0);
     const argv = ['--package', PACKAGE];
-    const painted = (await ask({ check: { argv, cwd: ROOT, build: buildStamp(), terminal: { isTTY: true, env: { TERM: 'xterm' } } } })) as { stdout: string };
+    const painted = (await ask({ check: { argv, cwd: ROOT, terminal: { isTTY: true, env: { TERM: 'xterm' } } } })) as { stdout: string };
     const plain = (await asked(argv)) as { stdout: string };
     expect(painted.stdout).toContain('\u001b[');
     expect(plain.stdout).not.toContain('\u001b[');

@@ -4,6 +4,7 @@ import { CEL_CODES, checkExpression, createEnvironment, evaluate, LIMITS } from 
 import { PROCESS_ERROR_SCHEMA } from '../../src/process/index.js';
 import type { CelCode, CelTypeName, CheckOptions, JsonSchema, Profile } from '../../src/cel/index.js';
 import { measureTree, type TreeNode } from '../../src/cel/measure.js';
+import { seeded } from '../support/seeded.js';
 
 const DATA: JsonSchema = {
   type: 'object',
@@ -160,16 +161,6 @@ describe('the limits of depth and nesting', () => {
       () => `(string(${inner()}).size() > 0)`,
     ];
     return forms[pick(forms.length)]!();
-  }
-
-  /** A seeded generator (mulberry32), so that a failure is repeatable. */
-  function seeded(seed: number): () => number {
-    return () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
   }
 
   it('reports exactly the expressions whose checked tree is too deep or too nested, shallow ones included', () => {

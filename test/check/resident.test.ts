@@ -15,6 +15,7 @@ import { askResident, type ResidentMessage } from '../../src/cli/resident.js';
 import { ResidentChecker } from '../../src/cli/resident-server.js';
 import { useParseCache } from '../../src/load/parse-cache.js';
 import { FIXTURES, overlay } from '../support/overlay.js';
+import { seeded } from '../support/seeded.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 const ROOT = overlay(join(FIXTURES, 'check/_bases/purchase-requests'));
@@ -53,16 +54,6 @@ async function afresh(argv: string[]): Promise<{ stdout: string; exitCode: numbe
   const request = { ...parseCheckArgs([...argv, '--no-cache'])!, cwd: ROOT, terminal: TERMINAL };
   const outcome = await runCheckRequest(request, version);
   return { stdout: printedText(request, outcome), exitCode: outcome.exitCode };
-}
-
-/** A deterministic sequence of numbers in [0, 1) (mulberry32), so that a failing sequence of edits can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const role = (key: string, description: string) => `apiVersion: taimen.ai/v1\nkind: Role\nkey: ${key}\nspec:\n  name: ${key}\n  description: ${description}\n`;
@@ -130,7 +121,7 @@ describe('the resident checker of a build made anew', () => {
 
 describe('the resident checker', () => {
   it('answers as a fresh check does, through its socket, after each of a long sequence of changes', async () => {
-    const next = random(21);
+    const next = seeded(21); // a failing sequence of edits is replayed as it ran
     const names = Object.keys(CHANGES);
     const argvs = [['--package', PACKAGE], [join(PACKAGE, 'processes/purchase-request.yaml')], ['--package', PACKAGE, '--json']];
     expect(await asked(argvs[0]!), 'before any change').toEqual(await afresh(argvs[0]!));

@@ -21,7 +21,7 @@ import { parseCheckArgs, printedText, runCheckRequest } from './check.js';
 import { askResident, startFailureFile, type ResidentAnswer, type ResidentCheck, type ResidentMessage, type ResidentStatus } from './resident.js';
 import { WatchedStats } from './watched-stats.js';
 
-export const IDLE_MINUTES = 30;
+const IDLE_MINUTES = 30;
 /** A request larger than this is not a client's. */
 const MESSAGE_MAX = 1 << 20;
 /** How often the checker looks whether its socket is still there. */

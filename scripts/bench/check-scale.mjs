@@ -49,24 +49,27 @@ function quantile(values, q) {
  * `samples` pairs of the baseline and `args` (`before` runs ahead of each case run, untimed: an edit, say);
  * the row of their CPU ratios.
  */
-function sideBySide(name, args, { cwd, env, before = () => {}, goal, alsoCounted } = {}) {
+async function sideBySide(name, args, { cwd, env, before = () => {}, goal, alsoCounted } = {}) {
   if (!ONLY.test(name)) return undefined;
-  const ratios = [];
-  const walls = [];
-  const cpus = [];
-  const peaks = [];
+  const baselines = [];
+  const runs = [];
+  /** With `alsoCounted`, the CPU another process (a resident checker) had spent as each run started, and at the end. */
+  const marks = [];
   for (let i = 0; i < RUNS; i++) {
-    const baseline = measure(['-e', '0'], cwd, env);
+    baselines.push(measure(['-e', '0'], cwd, env));
     before(i);
-    const otherBefore = alsoCounted?.() ?? 0;
-    const run = measure(args, cwd, env);
-    // The CPU another process spent on this run's behalf (a resident checker) is the run's too.
-    const cpu = run.cpu + (alsoCounted?.() ?? 0) - otherBefore;
-    ratios.push(cpu / baseline.cpu);
-    walls.push(run.wall);
-    cpus.push(cpu);
-    peaks.push(run.rss);
+    if (alsoCounted) marks.push(alsoCounted());
+    runs.push(measure(args, cwd, env));
   }
+  if (alsoCounted) {
+    await new Promise((done) => setTimeout(done, 1000)); // what it does once idle (V8's collection) counts too
+    marks.push(alsoCounted());
+  }
+  // Each run is charged with all the other process spent from its start to the next run's: its answer, then its idle work.
+  const cpus = runs.map((run, i) => run.cpu + (alsoCounted ? marks[i + 1] - marks[i] : 0));
+  const ratios = cpus.map((cpu, i) => cpu / baselines[i].cpu);
+  const walls = runs.map((run) => run.wall);
+  const peaks = runs.map((run) => run.rss);
   return {
     name,
     value: quantile(walls, 0.5),
@@ -87,12 +90,12 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
     const env = { PACKAGE_SDK_CACHE: cache };
     const real = ['check', '--package', subject.package.dir];
     measure([cli, ...real], root, env); // fills the index
-    rows.push(sideBySide(`check ${subject.label}, warm index`, [cli, ...real], { cwd: root, env, goal: '≤ 2.0x CPU' }));
+    rows.push(await sideBySide(`check ${subject.label}, warm index`, [cli, ...real], { cwd: root, env, goal: '≤ 2.0x CPU' }));
     // As the example's README has it: the installation, with the package it names.
     const installed = [cli, 'check', '--install', subject.install.file];
     measure(installed, subject.install.cwd, env);
-    rows.push(sideBySide(`check ${subject.label} --install, warm index`, installed, { cwd: subject.install.cwd, env, goal: '≤ 2.0x CPU' }));
-    rows.push(sideBySide(`check ${subject.label} --no-cache`, [cli, 'check', '--no-cache', '--package', subject.package.dir], { cwd: root, env, goal: '≤ 2.5x CPU' }));
+    rows.push(await sideBySide(`check ${subject.label} --install, warm index`, installed, { cwd: subject.install.cwd, env, goal: '≤ 2.0x CPU' }));
+    rows.push(await sideBySide(`check ${subject.label} --no-cache`, [cli, 'check', '--no-cache', '--package', subject.package.dir], { cwd: root, env, goal: '≤ 2.5x CPU' }));
     const cold = new Map();
     const warm = new Map();
     for (const size of SIZES) {
@@ -100,26 +103,26 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
       const label = `${size.toLocaleString('en-US')} objects`;
       const args = [cli, 'check', '--package', dir];
       const big = size >= 10_000;
-      cold.set(size, sideBySide(`check ${label}, cold (--no-cache)`, [cli, 'check', '--no-cache', '--package', dir], { cwd: root, env, goal: big ? '≤ 25x CPU, ≤ 150 MiB' : undefined }));
+      cold.set(size, await sideBySide(`check ${label}, cold (--no-cache)`, [cli, 'check', '--no-cache', '--package', dir], { cwd: root, env, goal: big ? '≤ 25x CPU, ≤ 150 MiB' : undefined }));
       await settle();
       measure(args, root, env); // fills the index
       await settle();
-      warm.set(size, sideBySide(`check ${label}, warm (nothing changed)`, args, { cwd: root, env, goal: big ? '≤ 5x CPU' : undefined }));
+      warm.set(size, await sideBySide(`check ${label}, warm (nothing changed)`, args, { cwd: root, env, goal: big ? '≤ 5x CPU' : undefined }));
       const edited = join(dir, 'roles', 'o1.yaml');
       const editValue = (i) => writeFileSync(edited, readFileSync(edited, 'utf8').replace(/description: .*/, `description: Reviews items, edit ${i}`));
       rows.push(cold.get(size), warm.get(size));
       // An edit of what a file says: what an author does between two commits.
-      rows.push(sideBySide(`check ${label}, one file edited (a value)`, args, { cwd: root, env, before: editValue, goal: big ? '≤ 5x CPU' : undefined }));
+      rows.push(await sideBySide(`check ${label}, one file edited (a value)`, args, { cwd: root, env, before: editValue, goal: big ? '≤ 5x CPU' : undefined }));
       // A pre-commit hook: the staged file given alone, checked with its references against the package.
-      rows.push(sideBySide(`check ${label}, pre-commit: the staged file (a value edited) with its references`, [cli, 'check', edited], {
+      rows.push(await sideBySide(`check ${label}, pre-commit: the staged file (a value edited) with its references`, [cli, 'check', edited], {
         cwd: root,
         env,
         before: editValue,
         goal: big ? '≤ 3x CPU' : undefined,
       }));
       // An edit of comments alone: the stored report still stands.
-      rows.push(sideBySide(`check ${label}, one file edited (a comment)`, args, { cwd: root, env, before: (i) => appendFileSync(edited, `# edit ${i}\n`) }));
-      rows.push(...(await residentRows({ cli, label, dir, edited, editValue, env, big })));
+      rows.push(await sideBySide(`check ${label}, one file edited (a comment)`, args, { cwd: root, env, before: (i) => appendFileSync(edited, `# edit ${i}\n`) }));
+      rows.push(...(await residentRows({ root, cli, label, dir, edited, editValue, env, big })));
     }
     const [small, large] = [SIZES[0], SIZES[SIZES.length - 1]];
     if (large > small && [small, large].every((size) => cold.get(size) && warm.get(size))) {
@@ -133,19 +136,19 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
   return rows.filter(Boolean);
 }
 
-/**
- * The value edit and the pre-commit rows again, answered by the working directory's resident checker
- * (`check --resident`): the client's CPU and the checker's spent meanwhile (all its threads, from
- * /proc/PID/task/TID/schedstat: Linux only), after twenty checks that warm it up, as a hook's or an editor's checker
- * is after a few minutes of work. Then the checker's resident memory, and it is stopped.
- */
 /** Checks a resident checker answers before it is measured: V8 has optimised what stays hot by then. */
 const WARM_UP_CHECKS = 20;
 
-async function residentRows({ cli, label, dir, edited, editValue, env, big }) {
+/**
+ * The value edit and the pre-commit rows again, answered by the working directory's resident checker
+ * (`check --resident`): the client's CPU and all the checker spent from the run's start to the next run's — its
+ * answer, then what it does once idle (all its threads, from /proc/PID/task/TID/schedstat: Linux only) — after
+ * twenty checks that warm it up, as a hook's or an editor's checker is after a few minutes of work. Then the
+ * checker's resident memory, and it is stopped.
+ */
+async function residentRows({ root, cli, label, dir, edited, editValue, env, big }) {
   const names = [`check ${label}, one file edited (a value), resident checker`, `check ${label}, pre-commit (a value edited), resident checker`];
   if (process.platform !== 'linux' || !names.some((name) => ONLY.test(name))) return [];
-  const root = join(fileURLToPath(new URL('../../', import.meta.url)));
   const { askResident, residentSocket } = await import(join(root, 'dist/cli/resident.js'));
   const socket = residentSocket(root, env);
   const pidOf = async () => (await askResident(socket, { status: true }))?.status?.pid;
@@ -163,8 +166,8 @@ async function residentRows({ cli, label, dir, edited, editValue, env, big }) {
   }
   const cpuOf = () => readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6, 0);
   const rows = [
-    sideBySide(names[0], edit, { cwd: root, env, before: editValue, goal: big ? '≤ 5x CPU' : undefined, alsoCounted: cpuOf }),
-    sideBySide(names[1], [cli, 'check', '--resident', edited], { cwd: root, env, before: editValue, goal: big ? '≤ 3x CPU' : undefined, alsoCounted: cpuOf }),
+    await sideBySide(names[0], edit, { cwd: root, env, before: editValue, goal: big ? '≤ 5x CPU' : undefined, alsoCounted: cpuOf }),
+    await sideBySide(names[1], [cli, 'check', '--resident', edited], { cwd: root, env, before: editValue, goal: big ? '≤ 3x CPU' : undefined, alsoCounted: cpuOf }),
   ];
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   rows.push({ name: `the resident checker of ${label}: resident memory after these checks`, value: rss, unit: 'MiB' });

@@ -324,7 +324,7 @@ async function render(format: Format, report: CheckReport, version: string, sour
     }
     case 'github': {
       const { renderGithub } = await import('../report/github.js');
-      return [renderGithub(allFindings(report)), summaryLine(report, paintFor({ isTTY: false }))].filter(Boolean).join('\n');
+      return [renderGithub(allFindings(report)), summaryLine(report, paintFor({ isTTY: false }, terminal?.env ?? process.env))].filter(Boolean).join('\n');
     }
     default:
       return renderCheckText(report, sourceOf, terminal === undefined ? paintFor(process.stdout) : paintFor(terminal, terminal.env));

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCheckArgs, printedText, runCheckRequest } from '../../src/cli/check.js';
+import { parseCheckArgs, printedText, runCheckRequest, type Terminal } from '../../src/cli/check.js';
 import { askResident, type ResidentMessage } from '../../src/cli/resident.js';
 import { ResidentChecker } from '../../src/cli/resident-server.js';
 import { useParseCache } from '../../src/load/parse-cache.js';
@@ -49,9 +49,9 @@ const ask = (message: ResidentMessage) => askResident(SOCKET, message);
 const asked = (argv: string[]) => ask({ check: { argv, cwd: ROOT, terminal: TERMINAL } });
 
 /** What a fresh process without the index prints for `argv`, and its exit status. */
-async function afresh(argv: string[]): Promise<{ stdout: string; exitCode: number }> {
+async function afresh(argv: string[], terminal: Terminal = TERMINAL): Promise<{ stdout: string; exitCode: number }> {
   useParseCache(undefined);
-  const request = { ...parseCheckArgs([...argv, '--no-cache'])!, cwd: ROOT, terminal: TERMINAL };
+  const request = { ...parseCheckArgs([...argv, '--no-cache'])!, cwd: ROOT, terminal };
   const outcome = await runCheckRequest(request, version);
   return { stdout: printedText(request, outcome), exitCode: outcome.exitCode };
 }
@@ -184,5 +184,10 @@ describe('the resident checker', () => {
     expect(painted.stdout).toContain('\u001b[');
     expect(plain.stdout).not.toContain('\u001b[');
     expect(painted.stdout.replace(/\u001b\[\d+m/g, '')).toBe(plain.stdout);
+    const github = [...argv, '--format', 'github'];
+    const forced = { isTTY: false, env: { FORCE_COLOR: '1' } };
+    const fresh = await afresh(github, forced);
+    expect(fresh.stdout, 'the summary line painted, as FORCE_COLOR asks').toContain('\u001b[');
+    expect(await ask({ check: { argv: github, cwd: ROOT, terminal: forced } })).toEqual(fresh);
   });
 });

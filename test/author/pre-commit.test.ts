@@ -91,7 +91,7 @@ describe('pre-commit hook package-sdk-check', () => {
     const first = commit('a comment');
     expect(first.status, first.stdout + first.stderr).toBe(0);
     const status = async () => JSON.parse((await runCli(['resident', 'status', '--json'], { cwd: repo, env: env() })).stdout) as { running: boolean; status?: { requests: number } };
-    for (let tries = 0; tries < 100 && !(await status()).running; tries++) await new Promise((done) => setTimeout(done, 100));
+    for (let tries = 0; tries < 30 && !(await status()).running; tries++) await new Promise((done) => setTimeout(done, 100));
     expect((await status()).running, "started by the first commit's check").toBe(true);
     writeFileSync(process, readFileSync(process, 'utf8').replace('taskType: demo-review', 'taskType: demo-reveiw'));
     git('add', 'packages/demo/processes/demo.yaml');

@@ -95,7 +95,7 @@ export async function runCheckRequest(asked: CheckRequest, version: string, earl
  */
 export async function storedReport(asked: CheckRequest, earlier?: IndexLook): Promise<StoredReport> {
   const { request, staged } = withStagedPackages(asked);
-  const index = request.cache ? await useCheckCache(request.cwd, earlier) : undefined;
+  const index = request.cache ? await useCheckCache(request.cwd, earlier) : await withoutIndex();
   if (index === undefined) return { request, staged, index, key: undefined, reused: undefined };
   const key = reportKey(request);
   // The small bundle that hands over what it saw asked already (a resident checker hands over stats alone).
@@ -280,6 +280,12 @@ export function parseCheckArgs(argv: readonly string[]): CheckRequest | undefine
   } catch {
     return undefined;
   }
+}
+
+/** `--no-cache`: no index, even where an earlier check of this process used one (a resident checker, a library caller). */
+async function withoutIndex(): Promise<undefined> {
+  (await import('../load/parse-cache.js')).useParseCache(undefined);
+  return undefined;
 }
 
 /**

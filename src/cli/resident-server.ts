@@ -9,16 +9,15 @@
  * Run by `startResident` as `node dist/cli/resident-server.js ROOT SOCKET`; a checker that cannot start leaves
  * the reason beside the socket (`startFailureFile`), which `package-sdk resident status` shows.
  */
-import { chmodSync, lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { IndexLook, StatKey } from '../load/parse-cache.js';
-import { activeParseCache, useParseCache } from '../load/parse-cache.js';
+import { indexName, type IndexLook, type StatKey } from '../load/parse-cache.js';
 import { buildStamp } from '../load/build-stamp.js';
 import { parseCheckArgs, printedText, runCheckRequest } from './check.js';
-import { askResident, startFailureFile, type ResidentAnswer, type ResidentCheck, type ResidentMessage, type ResidentStatus } from './resident.js';
+import { askResident, leaveStartFailure, startFailureFile, type ResidentAnswer, type ResidentCheck, type ResidentMessage, type ResidentStatus } from './resident.js';
 import { WatchedStats } from './watched-stats.js';
 
 const IDLE_MINUTES = 30;
@@ -40,7 +39,6 @@ export class ResidentChecker {
   private server: Server | undefined;
   private readonly watched = new WatchedStats();
   private queue: Promise<unknown> = Promise.resolve();
-  private indexName: string | undefined;
   private requests = 0;
   private lastRequestAt: Date | undefined;
   private readonly startedAt = new Date();
@@ -171,12 +169,9 @@ export class ResidentChecker {
     await eventsDelivered();
     const request = { ...asked, cwd: this.options.root, terminal };
     const stats = this.watched.beforeRun();
-    if (!request.cache) useParseCache(undefined); // as in a fresh process: no index
     const taken = new Map<string, StatKey>();
-    const earlier: IndexLook | undefined = request.cache ? { name: this.indexName ?? '', startedAt: Date.now(), stats, result: undefined, taken } : undefined;
+    const earlier: IndexLook = { name: indexName(this.options.root, this.build), startedAt: Date.now(), stats, result: undefined, taken };
     const outcome = await runCheckRequest(request, this.version, earlier);
-    const index = request.cache ? activeParseCache() : undefined;
-    if (index !== undefined) this.indexName = index.name;
     this.watched.afterRun(taken);
     return { stdout: printedText(request, outcome), exitCode: outcome.exitCode };
   }
@@ -234,11 +229,7 @@ async function serveFromCommandLine(root: string, socket: string): Promise<void>
   try {
     if (!(await checker.listen())) return; // another checker was quicker
   } catch (error) {
-    try {
-      writeFileSync(startFailureFile(socket), `${(error as Error).message}\n`);
-    } catch {
-      // nowhere to say it
-    }
+    leaveStartFailure(socket, error);
     process.exitCode = 1;
     return;
   }

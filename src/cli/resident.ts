@@ -181,10 +181,15 @@ export async function startResident(cwd: string, socket: string): Promise<void> 
     child.on('error', () => undefined); // a checker that cannot start costs speed, never a result
     child.unref();
   } catch (error) {
-    try {
-      writeFileSync(startFailureFile(socket), `${(error as Error).message}\n`);
-    } catch {
-      // nowhere to say it: the next run tries again
-    }
+    leaveStartFailure(socket, error);
+  }
+}
+
+/** Leaves why the checker of `socket` could not start, for the next clients and `resident status` (see `recentStartFailure`). */
+export function leaveStartFailure(socket: string, error: unknown): void {
+  try {
+    writeFileSync(startFailureFile(socket), `${(error as Error).message}\n`);
+  } catch {
+    // nowhere to say it: the next client tries again
   }
 }

@@ -26,7 +26,7 @@ export class WatchedStats {
   private readonly watchers = new Map<string, FSWatcher>();
   /** Symbolic links among the entries of followed folders. */
   private readonly links = new Set<string>();
-  private known = new Map<string, StatKey>();
+  private readonly known = new Map<string, StatKey>();
   /** Paths whose own stat an event may have changed (the folder an entry changed in). */
   private readonly restat = new Set<string>();
   /** Paths an event named: their stats, and those of everything below them, are forgotten. */

@@ -173,7 +173,7 @@ export class ParseCache implements Contents {
   /** What names this workspace's files (`<workspace>-<build>.<part>`): another build's go once left alone a while. */
   private readonly workspacePart: string;
   /** The build and the workspace, as the files of this index are named (an `IndexLook` is taken only by an index of the same). */
-  readonly name: string;
+  private readonly name: string;
   private readonly startedAt: number;
   /** The per-file part, by shard, read a shard at a time as paths ask for it. */
   private readonly shards = new Map<number, IndexShard>();
@@ -205,7 +205,7 @@ export class ParseCache implements Contents {
   ) {
     this.salt = buildStamp();
     this.workspacePart = shortHashOf(workspace);
-    this.name = `${this.workspacePart}-${shortHashOf(this.salt)}`;
+    this.name = indexName(workspace, this.salt);
     const seen = earlier?.name === this.name ? earlier : undefined;
     // Its stats are this run's: taken since the earlier start, which the racy rule then counts from.
     this.startedAt = seen?.startedAt ?? Date.now();
@@ -955,6 +955,11 @@ function writeAtomically(path: string, bytes: Uint8Array): boolean {
   } catch {
     return false; // a read-only or full cache directory costs speed, never a result
   }
+}
+
+/** The name of the index of `workspace` (see `ParseCache.name`) for the build of stamp `salt`. */
+export function indexName(workspace: string, salt: string = buildStamp()): string {
+  return `${shortHashOf(workspace)}-${shortHashOf(salt)}`;
 }
 
 let active: ParseCache | undefined;

@@ -6,9 +6,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCheckFast } from '../../src/cli/check.js';
+import { parseCheckArgs, runCheckFast, runCheckRequest } from '../../src/cli/check.js';
 import { runReusedCheckFast } from '../../src/cli/check-reuse.js';
-import { ParseCache, useParseCache, type IndexLook } from '../../src/load/parse-cache.js';
+import { activeParseCache, ParseCache, useParseCache, type IndexLook } from '../../src/load/parse-cache.js';
 import { FIXTURES, overlay } from '../support/overlay.js';
 
 const CACHE = mkdtempSync(join(tmpdir(), 'package-sdk-reuse-'));
@@ -68,6 +68,14 @@ describe('check answered from a stored report', () => {
     writeFileSync(PROCESS, readFileSync(PROCESS, 'utf8').replace('displayName: Purchase request', 'displayName: Purchase requests'));
     await settle();
     expect(await run(runReusedCheckFast, ['--package', PACKAGE]), 'a value edited').toEqual([undefined, '']);
+  });
+
+  it('reads no index with --no-cache, even after a check of this process used one (a resident checker, a library caller)', async () => {
+    const asked = { ...parseCheckArgs(['--package', PACKAGE])!, cwd: DIR };
+    await runCheckRequest(asked, '0.0.0');
+    expect(activeParseCache(), 'the check used the index').toBeDefined();
+    await runCheckRequest({ ...asked, cache: false }, '0.0.0');
+    expect(activeParseCache(), '--no-cache').toBeUndefined();
   });
 
   it('hands the full job what it saw of the index: the job asks no stored report again, and takes its stats', async () => {

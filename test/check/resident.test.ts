@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCheckArgs, printedText, runCheckRequest, type Terminal } from '../../src/cli/check.js';
 import { askResident, type ResidentMessage } from '../../src/cli/resident.js';
 import { ResidentChecker } from '../../src/cli/resident-server.js';
-import { useParseCache } from '../../src/load/parse-cache.js';
 import { FIXTURES, overlay } from '../support/overlay.js';
 import { seeded } from '../support/seeded.js';
 
@@ -50,7 +49,6 @@ const asked = (argv: string[]) => ask({ check: { argv, cwd: ROOT, terminal: TERM
 
 /** What a fresh process without the index prints for `argv`, and its exit status. */
 async function afresh(argv: string[], terminal: Terminal = TERMINAL): Promise<{ stdout: string; exitCode: number }> {
-  useParseCache(undefined);
   const request = { ...parseCheckArgs([...argv, '--no-cache'])!, cwd: ROOT, terminal };
   const outcome = await runCheckRequest(request, version);
   return { stdout: printedText(request, outcome), exitCode: outcome.exitCode };

@@ -290,11 +290,18 @@ async function withoutIndex(): Promise<undefined> {
 
 /**
  * Reuse what earlier runs learnt of unchanged files, from the workspace index in $PACKAGE_SDK_CACHE/check
- * (`check`, and `test` that checks first).
+ * (`check`, and `test` that checks first). The index an earlier check of this process used runs again when it is
+ * the same one (a resident checker's, a library caller's): what it read of its files is not read again.
  */
 export async function useCheckCache(cwd = process.cwd(), earlier?: IndexLook): Promise<ParseCache> {
-  const [{ ParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../sources/cache.js')]);
-  const index = new ParseCache(`${cacheRoot()}/check`, resolve(cwd), earlier);
+  const [{ ParseCache, activeParseCache, useParseCache }, { cacheRoot }] = await Promise.all([import('../load/parse-cache.js'), import('../sources/cache.js')]);
+  const [dir, workspace] = [`${cacheRoot()}/check`, resolve(cwd)];
+  const active = activeParseCache();
+  if (active?.serves(dir, workspace)) {
+    active.nextRun(earlier);
+    return active;
+  }
+  const index = new ParseCache(dir, workspace, earlier);
   useParseCache(index);
   return index;
 }

@@ -93,13 +93,26 @@ const HASH_LENGTH = 64;
 const NO_HASH = ' '.repeat(HASH_LENGTH);
 const NO_HASH_CODE = NO_HASH.charCodeAt(0);
 
-const splitPaths = new WeakMap<Inputs, string[]>();
+/**
+ * The paths of the stored inputs last asked, split once, with the place of each when asked: a report stored anew
+ * over the same inputs shares their text, so a process that checks again (a resident checker) splits it once.
+ */
+let lastSplit: { text: string; paths: string[]; places: Map<string, number> | undefined } | undefined;
 
-/** The paths of stored inputs, split once (a report compares them, then its memo and the next report read them). */
+function splitOf(inputs: Inputs): NonNullable<typeof lastSplit> {
+  if (lastSplit?.text !== inputs.paths) lastSplit = { text: inputs.paths, paths: inputs.paths.split('\0'), places: undefined };
+  return lastSplit;
+}
+
+/** The paths of stored inputs (a report compares them, then its memo and the next report read them). */
 function pathsOf(inputs: Inputs): string[] {
-  let paths = splitPaths.get(inputs);
-  if (paths === undefined) splitPaths.set(inputs, (paths = inputs.paths.split('\0')));
-  return paths;
+  return splitOf(inputs).paths;
+}
+
+/** The place of each path among `inputs`. */
+function inputPlaces(inputs: Inputs): Map<string, number> {
+  const split = splitOf(inputs);
+  return (split.places ??= placesOf(split.paths));
 }
 
 /** The hash of the `i`th path of stored inputs (see `Inputs.hashes`). */
@@ -174,7 +187,7 @@ export class ParseCache implements Contents {
   private readonly workspacePart: string;
   /** The build and the workspace, as the files of this index are named (an `IndexLook` is taken only by an index of the same). */
   private readonly name: string;
-  private readonly startedAt: number;
+  private startedAt = 0;
   /** The per-file part, by shard, read a shard at a time as paths ask for it. */
   private readonly shards = new Map<number, IndexShard>();
   /** Paths loaded in this run (their records are kept first when the index is bounded). */
@@ -185,17 +198,19 @@ export class ParseCache implements Contents {
    */
   private readonly statsSeen = new Map<string, StatKey>();
   /** The stats another index of this process, or a resident checker, took and handed over (`IndexLook.stats`), until a report is stored. */
-  private handed: ReadonlyMap<string, StatKey> | undefined;
+  private handed: ReadonlyMap<string, StatKey> | undefined = undefined;
   /** Where the stats this run takes are told (`IndexLook.taken`). */
-  private readonly statsTaken: Map<string, StatKey> | undefined;
+  private statsTaken: Map<string, StatKey> | undefined = undefined;
   /** Shards of the per-file part that this run changed (only those are written again). */
   private readonly changed = new Set<IndexShard>();
   /** Texts and bodies read again from the files (see `fromSource`). */
   private readonly reread = new Map<string, { text: string; body: Body }>();
   /** The files of documents read from the index whose text or content this run read (see `unpacked`). */
   private readonly unpackedFiles = new Set<string>();
-  /** The stored result this run read last (asked for its report, then for its memo). */
+  /** The stored result this run read last (asked for its report, then for its memo), or the last run stored. */
   private lastResult: { key: string; stored: StoredResult | undefined } | undefined;
+  /** The memo the last run stored, for the next run of its key in this process (see `nextRun`); taken by `earlierRun`. */
+  private memoKept: StoredMemo | undefined;
 
   /** `earlier`: what another index of this process saw of the same workspace a moment ago (see `look`). */
   constructor(
@@ -206,12 +221,33 @@ export class ParseCache implements Contents {
     this.salt = buildStamp();
     this.workspacePart = shortHashOf(workspace);
     this.name = indexName(workspace, this.salt);
+    this.nextRun(earlier);
+  }
+
+  /** Whether this is the index of `workspace` in `dir` for this build (a run of it may follow with `nextRun`). */
+  serves(dir: string, workspace: string): boolean {
+    return this.dir === dir && this.name === indexName(workspace, this.salt);
+  }
+
+  /**
+   * Starts another run of this index in the same process (a resident checker's next request, the language
+   * server's next check). What the index read or wrote of its own files stays in memory — its shards, the last
+   * stored report and memo — for each record says what a file held when it had a stat, which stays true whoever
+   * wrote the index's files since (at worst a newer record of another process is written over, and parsed again
+   * later). What the last run saw of the workspace goes: every stat is taken anew, but those `earlier` hands over.
+   */
+  nextRun(earlier?: IndexLook): void {
     const seen = earlier?.name === this.name ? earlier : undefined;
     // Its stats are this run's: taken since the earlier start, which the racy rule then counts from.
     this.startedAt = seen?.startedAt ?? Date.now();
     this.handed = seen?.stats;
     this.statsTaken = earlier?.taken;
-    if (seen) this.lastResult = seen.result;
+    if (seen?.result !== undefined) this.lastResult = seen.result;
+    this.used.clear();
+    this.statsSeen.clear();
+    this.reread.clear();
+    this.unpackedFiles.clear();
+    for (const shard of this.shards.values()) shard.loaded = 0;
   }
 
   /**
@@ -373,7 +409,9 @@ export class ParseCache implements Contents {
   earlierRun(key: string): EarlierRun | undefined {
     const stored = this.storedResult(key);
     if (stored?.memoStamp === undefined) return undefined;
-    const kept = readSerialized(this.storedPath(key, 'memo')) as StoredMemo | undefined;
+    // The memo kept in memory is taken: the run that reads it changes it in place (`Recall.standing`).
+    const kept = this.memoKept?.key === key && this.memoKept.stamp === stored.memoStamp ? this.memoKept : (readSerialized(this.storedPath(key, 'memo')) as StoredMemo | undefined);
+    this.memoKept = undefined;
     if (kept?.key !== key || kept.stamp !== stored.memoStamp) return undefined;
     let positions: Map<string, number> | undefined;
     return {
@@ -381,7 +419,7 @@ export class ParseCache implements Contents {
       changedSince: (document) => {
         const known = this.knownOf(document);
         if (known === undefined) return true;
-        positions ??= placesOf(pathsOf(stored.inputs));
+        positions ??= inputPlaces(stored.inputs);
         const at = positions.get(known.path);
         return at === undefined || !known.shard.hashIs(known.entry, stored.inputs.hashes, at * HASH_LENGTH);
       },
@@ -450,14 +488,19 @@ export class ParseCache implements Contents {
     // The memo first: a report that could not be written leaves a memo no report names. One that holds what the
     // stored one holds (`memoAsBefore`: a value edit, mostly) is not written again; the report names the stored one.
     const memoStamp = storedMemo ?? (memo !== undefined ? nodeCrypto().randomUUID() : undefined);
-    const memoKept = storedMemo !== undefined || (memoStamp !== undefined && writeAtomically(this.storedPath(key, 'memo'), serialize({ key, stamp: memoStamp, memo } satisfies StoredMemo)));
-    const stored: StoredResult = { key, trees: trees.join('\0'), inputs: packed, report, ...(memoKept ? { memoStamp } : {}) };
+    const memoOnDisk = storedMemo !== undefined || (memoStamp !== undefined && writeAtomically(this.storedPath(key, 'memo'), serialize({ key, stamp: memoStamp, memo } satisfies StoredMemo)));
+    const stored: StoredResult = { key, trees: trees.join('\0'), inputs: packed, report, ...(memoOnDisk ? { memoStamp } : {}) };
     this.lastResult = undefined;
+    this.memoKept = undefined;
     // Another build's files are looked over when this key's last report is a day old or more (or there is none).
     const replaced = statSync(this.storedPath(key), { throwIfNoEntry: false });
     const sweep = (replaced?.mtimeMs ?? 0) < Date.now() - OTHER_BUILDS_SWEPT_MS;
     // A report that replaces one adds none: the reports are as many as they were.
-    if (writeAtomically(this.storedPath(key), serialize(stored)) && (replaced === undefined || sweep)) this.dropOldResults(sweep);
+    if (!writeAtomically(this.storedPath(key), serialize(stored))) return restated ? 'as stored' : 'walked';
+    if (replaced === undefined || sweep) this.dropOldResults(sweep);
+    // What the files now hold, kept for the next run of this index in the process (see `nextRun`): it reads neither.
+    this.lastResult = { key, stored };
+    if (memoOnDisk && memoStamp !== undefined && memo !== undefined) this.memoKept = { key, stamp: memoStamp, memo };
     return restated ? 'as stored' : 'walked';
   }
 

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { check, type CheckResult } from '../check/index.js';
 import type { Overlay } from '../load/overlay.js';
+import { activeParseCache } from '../load/parse-cache.js';
 
 export class WorkspaceCheck {
   private last: CheckResult | undefined;
@@ -18,6 +19,8 @@ export class WorkspaceCheck {
 
   /** Checks the workspace with `buffers` (absolute path → text) in place of the files they stand for. */
   async run(buffers: Overlay): Promise<CheckResult> {
+    // Each check stats the files again: one changed on disk since the last (a checkout, another tool's write) is read anew.
+    activeParseCache()?.nextRun();
     this.last = await check({ cwd: this.root, overlay: buffers });
     return this.last;
   }

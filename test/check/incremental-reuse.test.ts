@@ -2,7 +2,7 @@
  * The first step of a plain `check` (the small bundle bin/run.js tries first) prints a stored report that
  * still stands exactly as the full job does, and leaves everything else to the full job.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -76,6 +76,28 @@ describe('check answered from a stored report', () => {
     expect(activeParseCache(), 'the check used the index').toBeDefined();
     await runCheckRequest({ ...asked, cache: false }, '0.0.0');
     expect(activeParseCache(), '--no-cache').toBeUndefined();
+  });
+
+  it('runs the index of an earlier check of the process again: its report and memo are not read back, and each file is stat\'ed anew', async () => {
+    const asked = { ...parseCheckArgs(['--package', PACKAGE])!, cwd: DIR };
+    const dropStored = () => readdirSync(join(CACHE, 'check')).forEach((name) => /\.(results|memo)\./.test(name) && rmSync(join(CACHE, 'check', name)));
+    try {
+      dropStored(); // the first check runs its rules, and keeps a memo
+      const first = await runCheckRequest(asked, '0.0.0');
+      const index = activeParseCache();
+      expect(first.output).toContain('role_not_declared');
+      writeFileSync(PROCESS, readFileSync(PROCESS, 'utf8').replace('{role: buyr}', '{role: buyer}'));
+      dropStored(); // only the process's memory holds them now
+      await settle();
+      const second = await runCheckRequest(asked, '0.0.0');
+      expect(activeParseCache(), 'the same index').toBe(index);
+      expect(second.objectRuns?.taken, 'runs taken from the memo in memory').toBeGreaterThan(0);
+      expect(second.result).toEqual((await runCheckRequest({ ...asked, cache: false }, '0.0.0')).result);
+      expect(second.output).not.toContain('role_not_declared');
+    } finally {
+      writeFileSync(PROCESS, readFileSync(PROCESS, 'utf8').replace('{role: buyer}', '{role: buyr}'));
+      useParseCache(undefined);
+    }
   });
 
   it('hands the full job what it saw of the index: the job asks no stored report again, and takes its stats', async () => {

@@ -3,7 +3,7 @@
  * own client, on a copy of the bundled example — open, a typo typed, its diagnostic, completion, hover, definition,
  * references, the quick fix taken, and a rename of an object key.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeAction, Diagnostic, Hover, Location, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
@@ -134,5 +134,17 @@ describe('package-sdk lsp', () => {
     await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: untitled, languageId: 'yaml', version: 1, text: 'kind: Role\n' } });
     expect(await client.connection.sendRequest('textDocument/completion', { textDocument: { uri: untitled }, position: { line: 0, character: 6 } })).toEqual([]);
     expect(await request<Hover>('textDocument/hover', { position: { line: CALENDAR.line + 1, character: CALENDAR.character } })).toMatchObject({ contents: { value: expect.stringContaining('**Calendar field-service**') as unknown } });
+  });
+
+  it('reads a file changed on disk since the last check (a checkout, another tool\'s write) anew', async () => {
+    const agent = `${PACKAGE}/agents/maintenance-process.yaml`;
+    const agentUri = uriIn(root, agent);
+    const written = readFileSync(join(root, agent), 'utf8');
+    writeFileSync(join(root, agent), written.replace(/^kind: Agent$/m, 'kind: Agnet'));
+    const published = client.diagnostics(agentUri, (diagnostics) => diagnostics.length > 0);
+    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 5 }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '#\n' }] });
+    const none = new Promise<Diagnostic[]>((resolve) => setTimeout(() => resolve([]), 10_000).unref()); // a check that kept the first stats finds nothing there
+    const found = await Promise.race([published, none]);
+    expect(found.map((diagnostic) => [diagnostic.code, diagnostic.range.start.line])).toEqual([['unknown_kind', written.split('\n').indexOf('kind: Agent')]]);
   });
 });

@@ -3,11 +3,14 @@
 // only when a file needs validating (a file known to the parse cache does not). Returns undefined when there
 // is no bundle, or when the modules were compiled after it (a `tsc` run without the rest of the build), so
 // the caller falls back to the modules.
-import { readFileSync, statSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import vm from 'node:vm';
+'use strict';
+const { readFileSync, statSync } = require('node:fs');
+const Module = require('node:module');
+const { dirname, join } = require('node:path');
+const { setFlagsFromString } = require('node:v8');
+const vm = require('node:vm');
+
+const { createRequire } = Module;
 
 /**
  * The V8 flags a lean job runs with. V8 takes a code cache only under the flags it was recorded with, and after
@@ -18,9 +21,9 @@ import vm from 'node:vm';
  * of a check reach and then barely use, and the compiler's threads cost a fifth of a check's CPU. Sixteen times
  * the budget optimises only what stays hot (docs/performance.md).
  */
-export const PROCESS_V8_FLAGS = ['--interrupt-budget=1081344'];
+const PROCESS_V8_FLAGS = ['--interrupt-budget=1081344'];
 
-export function useProcessV8Flags() {
+function useProcessV8Flags() {
   for (const flag of PROCESS_V8_FLAGS) setFlagsFromString(flag);
 }
 
@@ -40,7 +43,7 @@ function runCached(file) {
 }
 
 /** The bundle of a command job (`check`, `test`): its exports and compiled script, and the validators it may load. */
-export function loadBundle(root, name) {
+function loadBundle(root, name) {
   const file = join(root, `dist/cli/${name}.bundle.cjs`);
   try {
     if (statSync(file).mtimeMs < statSync(join(root, `dist/cli/${name}.js`)).mtimeMs) return undefined;
@@ -53,3 +56,5 @@ export function loadBundle(root, name) {
   const bundle = runCached(file);
   return { module: bundle.exports, script: bundle.script, validators };
 }
+
+module.exports = { PROCESS_V8_FLAGS, loadBundle, useProcessV8Flags };

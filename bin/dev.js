@@ -1,5 +1,7 @@
 #!/usr/bin/env -S node --import tsx
-// Runs the TypeScript sources directly (no build) — for development only.
-import { execute } from '@oclif/core';
+// Runs the TypeScript sources directly (no build) — for development only. CommonJS, as bin/package.json says.
+'use strict';
+const { join } = require('node:path');
 
-await execute({ development: true, dir: import.meta.url });
+// The project's folder, not this file's: oclif looks for the nearest package.json, and bin/ has its own.
+void require('@oclif/core').execute({ development: true, dir: join(__dirname, '..') });

@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/conformance/**/*.test.ts'],
+    // No check of a test starts a resident checker of its own accord (a large package's would): the tests of one ask for it.
+    env: { PACKAGE_SDK_RESIDENT: 'off' },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],

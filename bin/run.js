@@ -13,10 +13,12 @@ const ROOT = join(__dirname, '..');
 
 async function main() {
   const name = process.argv[2];
-  // `check --resident`: the working directory's resident checker answers, when one runs (else one is started, and
-  // this process checks as below).
-  if (name === 'check' && process.argv.includes('--resident', 3)) {
-    const exitCode = await (await residentClient()).checkThroughResident(process.argv.slice(3));
+  // `check`: the working directory's resident checker answers, when one runs (with --resident, else one is started;
+  // --no-resident asks none); when none answers, this process checks as below.
+  if (name === 'check') {
+    const client = await residentClient();
+    const use = client.residentUse(process.argv.slice(3), process.env);
+    const exitCode = use === 'never' ? undefined : await client.checkThroughResident(process.argv.slice(3), use === 'always');
     if (exitCode !== undefined) process.exitCode = exitCode;
   }
   if (process.exitCode === undefined && Object.hasOwn(LEAN, name)) {

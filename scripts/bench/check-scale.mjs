@@ -5,8 +5,9 @@
 // and --no-cache, generated packages of 100, 1,000 and 10,000 objects cold (no index), warm (nothing changed),
 // with one file edited (a comment) and
 // as a pre-commit hook checks them (the staged file alone, with its references), with one value edited, and the
-// growth exponent k of cold and warm checks from 100 to 10,000 objects (time ∝ objects^k); the value edit and the
-// pre-commit check again as the working directory's resident checker answers them (`check --resident`).
+// growth exponent k of cold and warm checks from 100 to 10,000 objects (time ∝ objects^k) — all of these in a fresh
+// process (PACKAGE_SDK_RESIDENT=off); then the value edit and the pre-commit check again as the working directory's
+// resident checker answers them: a plain `check` from 1,000 objects (the first one starts it), `--resident` below.
 //
 // Run alone: `node scripts/bench/check-scale.mjs` (BENCH_SCALE_RUNS samples a row, default 5;
 // BENCH_SCALE_SIZES, default 100,1000,10000; BENCH_SCALE_ONLY, a regular expression: only the rows it matches).
@@ -87,7 +88,8 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
   const cache = mkdtempSync(join(tmpdir(), 'package-sdk-scale-'));
   const rows = [];
   try {
-    const env = { PACKAGE_SDK_CACHE: cache };
+    // A fresh process each: no resident checker is asked, nor started by the large packages' checks.
+    const env = { PACKAGE_SDK_CACHE: cache, PACKAGE_SDK_RESIDENT: 'off' };
     const real = ['check', '--package', subject.package.dir];
     measure([cli, ...real], root, env); // fills the index
     rows.push(await sideBySide(`check ${subject.label}, warm index`, [cli, ...real], { cwd: root, env, goal: '≤ 2.0x CPU' }));
@@ -112,9 +114,9 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
       const editValue = (i) => writeFileSync(edited, readFileSync(edited, 'utf8').replace(/description: .*/, `description: Reviews items, edit ${i}`));
       rows.push(cold.get(size), warm.get(size));
       // An edit of what a file says: what an author does between two commits.
-      rows.push(await sideBySide(`check ${label}, one file edited (a value)`, args, { cwd: root, env, before: editValue, goal: big ? '≤ 5x CPU' : undefined }));
+      rows.push(await sideBySide(`check ${label}, one file edited (a value), fresh process`, args, { cwd: root, env, before: editValue, goal: big ? '≤ 5x CPU' : undefined }));
       // A pre-commit hook: the staged file given alone, checked with its references against the package.
-      rows.push(await sideBySide(`check ${label}, pre-commit: the staged file (a value edited) with its references`, [cli, 'check', edited], {
+      rows.push(await sideBySide(`check ${label}, pre-commit: the staged file (a value edited) with its references, fresh process`, [cli, 'check', edited], {
         cwd: root,
         env,
         before: editValue,
@@ -122,7 +124,7 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
       }));
       // An edit of comments alone: the stored report still stands.
       rows.push(await sideBySide(`check ${label}, one file edited (a comment)`, args, { cwd: root, env, before: (i) => appendFileSync(edited, `# edit ${i}\n`) }));
-      rows.push(...(await residentRows({ root, cli, label, dir, edited, editValue, env, big })));
+      rows.push(...(await residentRows({ root, cli, size, label, dir, edited, editValue, env: { PACKAGE_SDK_CACHE: cache }, big })));
     }
     const [small, large] = [SIZES[0], SIZES[SIZES.length - 1]];
     if (large > small && [small, large].every((size) => cold.get(size) && warm.get(size))) {
@@ -140,19 +142,21 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
 const WARM_UP_CHECKS = 20;
 
 /**
- * The value edit and the pre-commit rows again, answered by the working directory's resident checker
- * (`check --resident`): the client's CPU and all the checker spent from the run's start to the next run's — its
+ * The value edit and the pre-commit rows again, answered by the working directory's resident checker — by a plain
+ * `check` from `RESIDENT_FROM_OBJECTS` objects, whose first run starts it, by `check --resident` below: the client's CPU and all the checker spent from the run's start to the next run's — its
  * answer, then what it does once idle (all its threads, from /proc/PID/task/TID/schedstat: Linux only) — after
  * twenty checks that warm it up, as a hook's or an editor's checker is after a few minutes of work. Then the
  * checker's resident memory, and it is stopped.
  */
-async function residentRows({ root, cli, label, dir, edited, editValue, env, big }) {
-  const names = [`check ${label}, one file edited (a value), resident checker`, `check ${label}, pre-commit (a value edited), resident checker`];
+async function residentRows({ root, cli, size, label, dir, edited, editValue, env, big }) {
+  const { RESIDENT_FROM_OBJECTS } = await import(join(root, 'dist/cli/resident-use.js'));
+  const [flags, how] = size >= RESIDENT_FROM_OBJECTS ? [[], 'resident checker, a plain check'] : [['--resident'], 'resident checker, check --resident'];
+  const names = [`check ${label}, one file edited (a value), ${how}`, `check ${label}, pre-commit (a value edited), ${how}`];
   if (process.platform !== 'linux' || !names.some((name) => ONLY.test(name))) return [];
   const { askResident, residentSocket } = await import(join(root, 'dist/cli/resident.js'));
   const socket = residentSocket(root, env);
   const pidOf = async () => (await askResident(socket, { status: true }))?.status?.pid;
-  const edit = [cli, 'check', '--resident', '--package', dir];
+  const edit = [cli, 'check', ...flags, '--package', dir];
   measure(edit, root, env); // starts it; this process checks
   let pid;
   for (let tries = 0; tries < 200 && pid === undefined; tries++) {
@@ -167,7 +171,7 @@ async function residentRows({ root, cli, label, dir, edited, editValue, env, big
   const cpuOf = () => readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6, 0);
   const rows = [
     await sideBySide(names[0], edit, { cwd: root, env, before: editValue, goal: big ? '≤ 5x CPU' : undefined, alsoCounted: cpuOf }),
-    await sideBySide(names[1], [cli, 'check', '--resident', edited], { cwd: root, env, before: editValue, goal: big ? '≤ 3x CPU' : undefined, alsoCounted: cpuOf }),
+    await sideBySide(names[1], [cli, 'check', ...flags, edited], { cwd: root, env, before: editValue, goal: big ? '≤ 3x CPU' : undefined, alsoCounted: cpuOf }),
   ];
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   rows.push({ name: `the resident checker of ${label}: resident memory after these checks`, value: rss, unit: 'MiB' });

@@ -5,7 +5,7 @@
  * mostly about unchanged packages, and loading the rules would cost as much as the rest of such a run.
  */
 import type { IndexLook } from '../load/parse-cache.js';
-import { filtered, parseCheckArgs, printed, renderedOutcome, storedReport, type CheckRequest } from './check.js';
+import { filtered, parseCheckArgs, printed, renderedOutcome, startResidentAfter, storedReport, type CheckRequest } from './check.js';
 
 /**
  * Prints the stored report and returns the exit status, or returns undefined (nothing printed) when there is
@@ -21,7 +21,9 @@ export async function runReusedCheckFast(argv: readonly string[], version: strin
     if (index) seen?.(index.look());
     return undefined;
   }
-  return printed(request, await renderedOutcome(request, { report: await filtered(request, reused, staged) }, version));
+  const exitCode = printed(request, await renderedOutcome(request, { report: await filtered(request, reused, staged) }, version));
+  await startResidentAfter(argv, request, reused);
+  return exitCode;
 }
 
 /** The list of codes, --schema-only and SARIF read the catalog of every rule: the full job's. */

@@ -14,6 +14,8 @@ import type { IndexLook, ParseCache } from '../load/parse-cache.js';
 import { hasGitSources, type Installation } from '../model/installation.js';
 import type { Finding } from '../model/finding.js';
 import type { Workspace } from '../model/workspace.js';
+import type { Terminal } from '../report/paint.js';
+import { RESIDENT_FROM_OBJECTS, residentUse } from './resident-use.js';
 
 export const FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -29,7 +31,7 @@ export const CHECK_FLAGS = {
   server: { summary: "Also ask a core for its verdict (POST /packages:test?checkOnly=true), or \"local\" for the embedded one; findings of both in one report, each marked with its source.", helpValue: 'URL|local' },
   env: { summary: 'With --server: variable values, NAME=value per line (default: .env when it exists); the environment wins.', helpValue: 'FILE' },
   workspace: { summary: "With --server: the workspace whose roles, calendars and instances the core's check reads.", helpValue: 'ID' },
-  resident: { summary: "Ask this working directory's resident checker, which keeps the index warm and learns what changed from the file system's events (started in the background on first use; `package-sdk resident stop` ends it). The same report." },
+  resident: { summary: "Ask this working directory's resident checker, which keeps the index warm and learns what changed from the file system's events; start it in the background when none runs (`package-sdk resident stop` ends it). The same report. Without the flag, a check asks one that runs, and starts one after checking a workspace of 1,000 objects or more (not in CI); --no-resident (or PACKAGE_SDK_RESIDENT=off) neither asks nor starts one." },
 };
 
 export interface CheckRequest {
@@ -49,11 +51,6 @@ export interface CheckRequest {
   terminal?: Terminal;
 }
 
-/** What decides the colours of a report: whether it goes to a terminal, and the variables that say otherwise (report/paint.ts). */
-export interface Terminal {
-  isTTY: boolean;
-  env: { FORCE_COLOR?: string; NO_COLOR?: string; TERM?: string };
-}
 
 export interface CheckOutcome {
   /** What `--json` prints. */
@@ -224,7 +221,21 @@ async function schemaOnly(report: CheckReport): Promise<CheckReport> {
 export async function runCheckFast(argv: readonly string[], version: string, earlier?: IndexLook): Promise<number | undefined> {
   const request = parseCheckArgs(argv);
   if (!request) return undefined;
-  return printed(request, await runCheckRequest(request, version, earlier));
+  const outcome = await runCheckRequest(request, version, earlier);
+  const exitCode = printed(request, outcome);
+  await startResidentAfter(argv, request, outcome.result);
+  return exitCode;
+}
+
+/**
+ * After a plain `check` no resident checker answered (bin/run.js asked): the working directory's checker is started
+ * for the next checks when the workspace is large (resident-use.ts) — not by `--no-cache`, which asks for no state
+ * kept between checks.
+ */
+export async function startResidentAfter(argv: readonly string[], request: CheckRequest, result: CheckOutcome['result']): Promise<void> {
+  if (!request.cache || !('objects' in result) || result.objects < RESIDENT_FROM_OBJECTS || residentUse(argv, process.env) !== 'auto') return;
+  const { startResidentWhenLarge } = await import('./resident.js');
+  startResidentWhenLarge(request.cwd ?? process.cwd(), result.objects);
 }
 
 /** Prints `outcome` as asked (the report under --json, else its rendering) and returns its exit status. */
@@ -265,7 +276,7 @@ export function parseCheckArgs(argv: readonly string[]): CheckRequest | undefine
       allowPositionals: true,
       strict: true,
       // --resident reaches here when no resident checker answered: this process checks.
-      options: { ...TARGET_FLAGS, format: { type: 'string' }, 'list-rules': { type: 'boolean' }, 'schema-only': { type: 'boolean' }, resident: { type: 'boolean' } },
+      options: { ...TARGET_FLAGS, format: { type: 'string' }, 'list-rules': { type: 'boolean' }, 'schema-only': { type: 'boolean' }, resident: { type: 'boolean' }, 'no-resident': { type: 'boolean' } },
     });
     const format = values.format ?? CHECK_FLAGS.format.default;
     if (!(FORMATS as readonly string[]).includes(format)) return undefined;

@@ -1,5 +1,5 @@
 /**
- * The resident checker of one working directory (`check --resident`; the client is resident.ts). It answers each
+ * The resident checker of one working directory (the client is resident.ts; how `check` uses it, resident-use.ts). It answers each
  * client's `check` as a fresh process would — the same report, printed the same way, with the same exit status —
  * from a process whose code is loaded and optimised, and hands each run the stats of the files no event of the
  * file system named since the last run (watched-stats.ts): after an edit, only what changed is stat'ed, read

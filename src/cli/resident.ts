@@ -1,22 +1,27 @@
 /**
- * `check --resident`: the client of a working directory's resident checker (resident-server.ts), a process that
- * keeps the index warm and learns from the file system's events which files changed, so that a check after an
- * edit neither starts the checking code nor stats every file. The client is what a hook or an editor starts on
- * every commit or keystroke, so it loads no more than this module: it sends the arguments, prints the answer and
- * exits with its status. When no checker answers, it starts one in the background and this process checks (the
- * same report, as a plain `check`); a checker that cannot start says why in `package-sdk resident status`.
+ * The client of a working directory's resident checker (resident-server.ts), a process that keeps the index warm
+ * and learns from the file system's events which files changed, so that a check after an edit neither starts the
+ * checking code nor stats every file. The client is what a hook or an editor starts on every commit or keystroke,
+ * so it loads no more than this module: it sends the arguments, prints the answer and exits with its status.
+ *
+ * How `check` uses it is decided from its arguments (resident-use.ts): a plain `check` asks the checker when one
+ * runs, and one of a large workspace that no checker answered starts one for the next (`startResidentWhenLarge`);
+ * `--resident` starts one at once. When no checker answers this process checks (the same report); a checker that
+ * cannot start says why in `package-sdk resident status`.
  *
  * One checker per working directory, installation of package-sdk and cache directory: the socket's name hashes the
  * three. A checker whose installation was built anew since it started (an upgrade) leaves the check to the client
- * and exits, and the next `check --resident` starts one of the new build: the client need not read the build.
+ * and exits, and a later check starts one of the new build: the client need not read the build.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheRoot } from '../fs/cache-root.js';
-import type { Terminal } from './check.js';
+import type { Terminal } from '../report/paint.js';
+
+export { residentUse } from './resident-use.js';
 
 /** What a client asks a resident checker: a check (the arguments of `check`), its status, or to stop. */
 export type ResidentMessage = { check: ResidentCheck } | { status: true } | { stop: true };
@@ -63,6 +68,11 @@ const RETRY_START_AFTER_MS = 10 * 60_000;
 /** Errors of a connection that mean no checker listens: it is started, and this process checks. */
 const NOBODY_LISTENS = new Set(['ENOENT', 'ENOTDIR', 'ECONNREFUSED']);
 
+/** One of node's modules, loaded when first needed (by `require`: the bundled `check` runs where `import()` cannot). */
+function load<T>(name: string): T {
+  return createRequire(import.meta.url)(name) as T;
+}
+
 /** Where this installation of package-sdk is (two folders above this module, in src/ and dist/ alike, and in a bundle). */
 const INSTALLATION = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -103,7 +113,10 @@ export function startFailureFile(socket: string): string {
 }
 
 /** Sends `message` to the checker at `socket`; undefined when none listens there. */
-export function askResident(socket: string, message: ResidentMessage, timeoutMs = ANSWER_TIMEOUT_MS): Promise<ResidentAnswer | undefined> {
+export async function askResident(socket: string, message: ResidentMessage, timeoutMs = ANSWER_TIMEOUT_MS): Promise<ResidentAnswer | undefined> {
+  // A plain check where no checker runs costs one stat: node's sockets are loaded only when there is one to ask.
+  if (process.platform !== 'win32' && !existsSync(socket)) return undefined;
+  const { connect } = load<typeof import('node:net')>('node:net');
   return new Promise((done) => {
     const connection = connect(socket);
     let text = '';
@@ -131,17 +144,18 @@ function answerOf(text: string): ResidentAnswer {
 }
 
 /**
- * `check --resident ARGS`: the resident checker's answer printed, and its exit status; undefined when this process
- * should check (no checker ran: one is started for the next time; the arguments need the full command; the
- * checker failed, which is said on standard error).
+ * `check ARGS` asked of the resident checker: its answer printed, and its exit status; undefined when this process
+ * should check (no checker ran — with `start` (`--resident`) one is started for the next time; the arguments need
+ * the full command; the checker failed, which is said on standard error).
  */
-export async function checkThroughResident(argv: readonly string[]): Promise<number | undefined> {
+export async function checkThroughResident(argv: readonly string[], start = true): Promise<number | undefined> {
   const cwd = process.cwd();
   const socket = residentSocket(cwd, process.env);
   const answer = await askResident(socket, { check: { argv: [...argv], cwd, terminal: terminalOf(process.stdout, process.env) } });
   if (answer === undefined) {
+    if (!start) return undefined;
     const failed = recentStartFailure(socket);
-    if (failed === undefined) await startResident(cwd, socket);
+    if (failed === undefined) startResident(cwd, socket);
     else process.stderr.write(`package-sdk: the resident checker could not start (${failed}); this process checks\n`);
     return undefined;
   }
@@ -172,9 +186,32 @@ export function recentStartFailure(socket: string): string | undefined {
   }
 }
 
+/**
+ * After a plain `check` of `objects` objects in `cwd` that no checker answered, whose workspace is large enough to
+ * cost a fresh process several times what a checker's answer costs (`RESIDENT_FROM_OBJECTS`): starts the
+ * directory's checker for the next checks, and says so on standard error. Not in CI (`CI` set): a run there checks
+ * once, and a process left behind would only hold memory; nor while a checker's start failed lately.
+ */
+export function startResidentWhenLarge(cwd: string, objects: number, env: NodeJS.ProcessEnv = process.env): void {
+  if (inCI(env)) return;
+  const socket = residentSocket(cwd, env);
+  if (recentStartFailure(socket) !== undefined) return;
+  startResident(cwd, socket);
+  process.stderr.write(
+    `package-sdk: started a resident checker for ${resolve(cwd)} (${objects} objects): it answers the next checks here, and exits ` +
+      'when left idle (`package-sdk resident status|stop`; --no-resident or PACKAGE_SDK_RESIDENT=off: never start one)\n',
+  );
+}
+
+/** Whether this process runs in CI, as the usual CI services say (`CI=true`; `CI=false` or `0` says not). */
+function inCI(env: NodeJS.ProcessEnv): boolean {
+  const ci = env.CI?.toLowerCase();
+  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
+}
+
 /** Starts the checker of `cwd` in the background, detached from this process (which does not wait for it). */
-export async function startResident(cwd: string, socket: string): Promise<void> {
-  const { spawn } = await import('node:child_process'); // a client that finds its checker never loads it
+export function startResident(cwd: string, socket: string): void {
+  const { spawn } = load<typeof import('node:child_process')>('node:child_process'); // a client that finds its checker never loads it
   const server = join(INSTALLATION, 'dist/cli/resident-server.js');
   try {
     const child = spawn(process.execPath, [server, resolve(cwd), socket], { cwd, detached: true, stdio: 'ignore', env: process.env, windowsHide: true });

@@ -7,21 +7,52 @@
  * as the inputs name them; a folder some event named is followed anew after the next run.
  *
  * Events can be lost where the kernel's queue overflows (inotify holds 16,384 by default); a burst that large
- * shows as at least `FORGET_ALL_AFTER` events between two runs, after which every stat is taken again.
+ * shows as at least `FORGET_ALL_AFTER` events between two runs, after which every stat is taken again. A folder on
+ * a file system that other machines or systems write to (`SHARED_FILE_SYSTEMS`) is not followed: a change made
+ * there sends no event here, so its files are stat'ed at every run.
  */
-import { lstatSync, readdirSync, watch, type FSWatcher } from 'node:fs';
+import { lstatSync, readdirSync, statfsSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import type { StatKey } from '../load/parse-cache.js';
 
 /** Events between two runs past which the checker forgets every stat (a checkout, or a queue that overflowed). */
 export const FORGET_ALL_AFTER = 1024;
 
+/**
+ * File systems (Linux's `statfs` types) whose files may change with no event on this machine: network and cluster
+ * file systems, FUSE (sshfs, a container's or a VM's shared folder), 9p (WSL's Windows drives), VirtualBox's.
+ */
+export const SHARED_FILE_SYSTEMS: ReadonlyMap<number, string> = new Map([
+  [0x6969, 'nfs'],
+  [0x517b, 'smb'],
+  [0xff534d42, 'cifs'],
+  [0xfe534d42, 'smb2'],
+  [0x65735546, 'fuse'],
+  [0x01021997, '9p'],
+  [0x00c36400, 'ceph'],
+  [0x5346414f, 'afs'],
+  [0x73757245, 'coda'],
+  [0x7461636f, 'ocfs2'],
+  [0x01161970, 'gfs2'],
+  [0x0bd00bd0, 'lustre'],
+  [0x786f4256, 'vboxsf'],
+]);
+
+/** The kind of shared file system `folder` is on, when it is on one (see `SHARED_FILE_SYSTEMS`). */
+export function sharedFileSystemOf(folder: string): string | undefined {
+  return SHARED_FILE_SYSTEMS.get(statfsSync(folder).type >>> 0);
+}
+
 export class WatchedStats {
   /**
    * `trustEvents`: whether the file system's events come before the check that needs them. inotify queues an
    * event as the write happens; FSEvents (macOS) and Windows deliver them later, so there nothing is held.
+   * `sharedFileSystem`: the kind of shared file system a folder is on, if it is on one (not followed then).
    */
-  constructor(private readonly trustEvents: boolean = process.platform === 'linux') {}
+  constructor(
+    private readonly trustEvents: boolean = process.platform === 'linux',
+    private readonly sharedFileSystem: (folder: string) => string | undefined = sharedFileSystemOf,
+  ) {}
 
   private readonly watchers = new Map<string, FSWatcher>();
   /** Symbolic links among the entries of followed folders. */
@@ -80,6 +111,8 @@ export class WatchedStats {
   private follow(folder: string): void {
     let watcher: FSWatcher;
     try {
+      const shared = this.sharedFileSystem(folder);
+      if (shared !== undefined) throw new Error(`on ${shared}, whose changes from elsewhere send no event here`);
       watcher = watch(folder, { persistent: false }, (_event, name) => this.noted(folder, name));
       for (const entry of readdirSync(folder, { withFileTypes: true })) if (entry.isSymbolicLink()) this.links.add(join(folder, entry.name));
     } catch (error) {

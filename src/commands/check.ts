@@ -50,7 +50,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
     env: Flags.string({ ...CHECK_FLAGS.env, dependsOn: ['server'] }),
     workspace: Flags.string({ ...CHECK_FLAGS.workspace, dependsOn: ['server'] }),
     // bin/run.js asks the resident checker before this command loads; reaching here, this process checks.
-    resident: Flags.boolean(CHECK_FLAGS.resident),
+    resident: Flags.boolean({ ...CHECK_FLAGS.resident, allowNo: true }),
   };
 
   async run(): Promise<CheckOutcome['result']> {

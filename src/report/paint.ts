@@ -32,6 +32,12 @@ const colours: Paint = {
   changed: sgr(33, 39),
 };
 
+/** What decides the colours of a report: whether it goes to a terminal, and the variables that say otherwise. */
+export interface Terminal {
+  isTTY: boolean;
+  env: { FORCE_COLOR?: string; NO_COLOR?: string; TERM?: string };
+}
+
 export function paintFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Paint {
   return coloured(stream, env) ? colours : plain;
 }

@@ -10,9 +10,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCheckArgs, printedText, runCheckRequest, type Terminal } from '../../src/cli/check.js';
+import { parseCheckArgs, printedText, runCheckRequest } from '../../src/cli/check.js';
+import type { Terminal } from '../../src/report/paint.js';
 import { askResident, type ResidentMessage } from '../../src/cli/resident.js';
 import { ResidentChecker } from '../../src/cli/resident-server.js';
+import { residentUse } from '../../src/cli/resident-use.js';
 import { FIXTURES, overlay } from '../support/overlay.js';
 import { seeded } from '../support/seeded.js';
 
@@ -100,6 +102,13 @@ const CHANGES: Record<string, (n: number) => void> = {
   },
   'the file a link points at edited': (n) => writeFileSync(at('aliased/target.txt'), role('linked', `Pointed at ${n}`).replace('kind: Role', n % 2 ? 'kind: Role' : 'kind: Rol')),
 };
+
+describe('how a check uses the resident checker', () => {
+  it('asks and starts one with --resident, asks one that runs by default, neither with --no-resident or PACKAGE_SDK_RESIDENT=off', () => {
+    const cases: [string[], NodeJS.ProcessEnv][] = [[[], {}], [['--resident'], {}], [['--no-resident'], {}], [[], { PACKAGE_SDK_RESIDENT: 'off' }], [['--resident'], { PACKAGE_SDK_RESIDENT: 'off' }], [['--resident', '--no-resident'], {}]];
+    expect(cases.map(([argv, env]) => residentUse(argv, env))).toEqual(['auto', 'always', 'never', 'never', 'always', 'never']);
+  });
+});
 
 describe('the resident checker of a build made anew', () => {
   it('leaves the check to the client and ends, so that the next starts a checker of the new build', async () => {

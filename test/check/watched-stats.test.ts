@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FORGET_ALL_AFTER, WatchedStats } from '../../src/cli/watched-stats.js';
+import { FORGET_ALL_AFTER, sharedFileSystemOf, WatchedStats } from '../../src/cli/watched-stats.js';
 import type { StatKey } from '../../src/load/parse-cache.js';
 
 let root: string;
@@ -117,6 +117,13 @@ describe('the stats a resident checker holds', () => {
     watched = new WatchedStats(false);
     for (let i = 0; i < 3; i++) expect(await run(...ROLES())).toEqual([]);
     expect(watched.folders).toBe(0);
+  });
+
+  it('follows no folder on a file system others write to (NFS, FUSE, 9p…), and says which', async () => {
+    watched = new WatchedStats(true, (folder) => (folder === join(root, 'roles') ? 'nfs' : undefined));
+    for (let i = 0; i < 3; i++) expect(await run(...ROLES())).toEqual([]);
+    expect([watched.folders, watched.limit]).toEqual([0, `${join(root, 'roles')}: on nfs, whose changes from elsewhere send no event here`]);
+    expect(sharedFileSystemOf(root), 'a local disk of this machine').toBeUndefined();
   });
 
   it(`lets go of every stat after ${FORGET_ALL_AFTER} events between two runs (a checkout, or events the kernel dropped)`, async () => {

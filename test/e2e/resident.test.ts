@@ -1,7 +1,8 @@
 /**
  * `check --resident` as a hook runs it: the built CLI, the resident checker it starts in the background, a
  * working directory changing between commits, `resident status` and `resident stop`; a socket left by a checker
- * that died, and a checker that cannot start.
+ * that died, and a checker that cannot start. And a plain `check`, which asks a checker that runs and starts one
+ * after checking a large workspace — not in CI, nor when told not to.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ const scratch = scratchDir('resident-e2e-');
 const dirs: string[] = [scratch];
 /** Each case has a cache, and so checkers, of its own; one a failed case leaves exits once idle a minute, or its socket removed. */
 const envOf = (cache: string) => ({ PACKAGE_SDK_CACHE: join(scratch, cache), PACKAGE_SDK_RESIDENT_IDLE_MINUTES: '1' });
+/** As a user's shell has it: no word on the resident checker (the suite's config says off), not in CI. */
+const userEnvOf = (cache: string) => ({ ...envOf(cache), PACKAGE_SDK_RESIDENT: undefined, CI: undefined });
 
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -101,5 +104,52 @@ describe('check --resident', () => {
     const next = await runCli(['check', '--resident'], { cwd, env });
     expect(same(next)).toEqual(same(plain));
     expect(next.stderr).toContain('package-sdk: the resident checker could not start (');
+  });
+});
+
+/** A workspace of two packages of roles, `objects` in all, checked as `check --package a --package b`. */
+function workspaceOf(objects: number): { cwd: string; args: string[]; addRole: () => void } {
+  const cwd = scratchDir('resident-auto-');
+  dirs.push(cwd);
+  const role = (pkg: string, i: number) => writeFileSync(join(cwd, pkg, 'roles', `${pkg}${i}.yaml`), `apiVersion: taimen.ai/v1\nkind: Role\nkey: ${pkg}${i}\nspec: {name: Role ${pkg}${i}}\n`);
+  const counts = { a: Math.ceil(objects / 2), b: Math.floor(objects / 2) };
+  for (const [pkg, count] of Object.entries(counts)) {
+    mkdirSync(join(cwd, pkg, 'roles'), { recursive: true });
+    writeFileSync(join(cwd, pkg, 'package.yaml'), `apiVersion: taimen.ai/v1\nkind: Package\nkey: ${pkg}\nspec:\n  version: 1.0.0\n  displayName: ${pkg}\n`);
+    for (let i = 0; i < count; i++) role(pkg, i);
+  }
+  return { cwd, args: ['check', '--package', 'a', '--package', 'b'], addRole: () => role('b', counts.b++) };
+}
+
+const STARTED = 'package-sdk: started a resident checker for ';
+
+describe('a plain check', () => {
+  it('starts the checker after checking 1,000 objects or more, which answers the next plain checks', async () => {
+    const { cwd, args, addRole } = workspaceOf(999);
+    const env = userEnvOf('auto');
+    const below = await runCli(args, { cwd, env });
+    expect([below.code, below.stdout.trim().split('\n').at(-1), below.stderr]).toEqual([0, 'ok: packages 2, objects 999, tests 0', '']);
+    addRole();
+    const first = await runCli(args, { cwd, env });
+    expect(first.stderr).toBe(`${STARTED}${cwd} (1000 objects): it answers the next checks here, and exits when left idle (\`package-sdk resident status|stop\`; --no-resident or PACKAGE_SDK_RESIDENT=off: never start one)\n`);
+    expect((await started(cwd, env)).status?.requests).toBe(0);
+    const answered = await runCli(args, { cwd, env });
+    expect(same(answered)).toEqual(same(first));
+    expect(answered.stderr).toBe('');
+    expect((await statusOf(cwd, env)).status?.requests).toBe(1);
+    expect(same(await runCli([...args, '--no-resident'], { cwd, env }))).toEqual(same(first));
+    expect(same(await runCli(args, { cwd, env: { ...env, PACKAGE_SDK_RESIDENT: 'off' } }))).toEqual(same(first));
+    expect((await statusOf(cwd, env)).status?.requests, 'neither asked it').toBe(1);
+    await runCli(['resident', 'stop'], { cwd, env });
+  });
+
+  it('starts none in CI, with --no-cache, --no-resident or PACKAGE_SDK_RESIDENT=off', async () => {
+    const { cwd, args } = workspaceOf(1000);
+    const env = userEnvOf('not-started');
+    for (const [extra, more] of [[[], { CI: 'true' }], [['--no-cache'], {}], [['--no-resident'], {}], [[], { PACKAGE_SDK_RESIDENT: 'off' }]] as const) {
+      const outcome = await runCli([...args, ...extra], { cwd, env: { ...env, ...more } });
+      expect([outcome.code, outcome.stderr], `${extra.join(' ')} ${JSON.stringify(more)}`).toEqual([0, '']);
+    }
+    expect((await statusOf(cwd, env)).running).toBe(false);
   });
 });

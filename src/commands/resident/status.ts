@@ -3,7 +3,8 @@ import type { ResidentStatus } from '../../cli/resident.js';
 
 export default class ResidentStatusCommand extends JsonCommand {
   static override summary = "Show the working directory's resident checker: running or not, since when, what it follows.";
-  static override description = 'check --resident asks a resident checker of the working directory, started in the background on first use. ' +
+  static override description = 'check asks the resident checker of the working directory when one runs; one is started in the background by ' +
+    'check --resident, or by a check of 1,000 objects or more (not in CI). ' +
     'This says whether one runs for this directory, this build of package-sdk and this cache directory, and when none does, why the ' +
     'last one could not start if it could not. Exit status 0 either way.';
   static override examples = ['<%= config.bin %> <%= command.id %>', '<%= config.bin %> <%= command.id %> --json'];

@@ -50,13 +50,13 @@ function quantile(values, q) {
  * `samples` pairs of the baseline and `args` (`before` runs ahead of each case run, untimed: an edit, say);
  * the row of their CPU ratios.
  */
-async function sideBySide(name, args, { cwd, env, before = () => {}, goal, alsoCounted } = {}) {
+async function sideBySide(name, args, { cwd, env, before = () => {}, goal, alsoCounted, pairs = RUNS } = {}) {
   if (!ONLY.test(name)) return undefined;
   const baselines = [];
   const runs = [];
   /** With `alsoCounted`, the CPU another process (a resident checker) had spent as each run started, and at the end. */
   const marks = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < pairs; i++) {
     baselines.push(measure(['-e', '0'], cwd, env));
     before(i);
     if (alsoCounted) marks.push(alsoCounted());
@@ -140,6 +140,11 @@ export async function run({ root = fileURLToPath(new URL('../../', import.meta.u
 
 /** Checks a resident checker answers before it is measured: V8 has optimised what stays hot by then. */
 const WARM_UP_CHECKS = 20;
+/**
+ * Pairs a resident row takes at least: a run costs a fraction of a second, and the checker's collections fall on some
+ * runs and not others (a run's CPU ranges over 3×), so five pairs leave the median to chance.
+ */
+const RESIDENT_PAIRS = 15;
 
 /**
  * The value edit and the pre-commit rows again, answered by the working directory's resident checker — by a plain
@@ -170,8 +175,8 @@ async function residentRows({ root, cli, size, label, dir, edited, editValue, en
   }
   const cpuOf = () => readdirSync(`/proc/${pid}/task`).reduce((sum, task) => sum + Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6, 0);
   const rows = [
-    await sideBySide(names[0], edit, { cwd: root, env, before: editValue, goal: big ? '≤ 5x CPU' : undefined, alsoCounted: cpuOf }),
-    await sideBySide(names[1], [cli, 'check', ...flags, edited], { cwd: root, env, before: editValue, goal: big ? '≤ 3x CPU' : undefined, alsoCounted: cpuOf }),
+    await sideBySide(names[0], edit, { cwd: root, env, before: editValue, goal: big ? '≤ 5x CPU' : undefined, alsoCounted: cpuOf, pairs: Math.max(RUNS, RESIDENT_PAIRS) }),
+    await sideBySide(names[1], [cli, 'check', ...flags, edited], { cwd: root, env, before: editValue, goal: big ? '≤ 3x CPU' : undefined, alsoCounted: cpuOf, pairs: Math.max(RUNS, RESIDENT_PAIRS) }),
   ];
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   rows.push({ name: `the resident checker of ${label}: resident memory after these checks`, value: rss, unit: 'MiB' });

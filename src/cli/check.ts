@@ -51,7 +51,6 @@ export interface CheckRequest {
   terminal?: Terminal;
 }
 
-
 export interface CheckOutcome {
   /** What `--json` prints. */
   result: CheckReport | { codes: CodeInfo[] };

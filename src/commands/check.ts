@@ -28,7 +28,8 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or I/O problems.`
     { description: 'Annotations for GitHub Actions', command: '<%= config.bin %> <%= command.id %> --format github' },
     { description: 'Machine-readable report', command: '<%= config.bin %> <%= command.id %> --json' },
     { description: 'Every code of check, lock, plan and apply, with its severity', command: '<%= config.bin %> <%= command.id %> --list-rules' },
-    { description: "A pre-commit hook's check, answered by the working directory's resident checker", command: '<%= config.bin %> <%= command.id %> --resident --package packages/claims' },
+    { description: "A pre-commit hook's check, answered by the working directory's resident checker (started now when none runs)", command: '<%= config.bin %> <%= command.id %> --resident --package packages/claims' },
+    { description: 'A check in this process: no resident checker asked, none started', command: '<%= config.bin %> <%= command.id %> --no-resident' },
     { description: "The core's verdict too, findings of both in one report", command: '<%= config.bin %> <%= command.id %> --package packages/claims --server https://cp.example.com --env prod.env' },
   ];
 

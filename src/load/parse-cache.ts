@@ -326,6 +326,12 @@ export class ParseCache implements Contents {
     if (known && known.shard.markClean(known.entry, schema)) this.changed.add(known.shard);
   }
 
+  /** The hash of the bytes `document` was read from, when this index gave it (a file's document, not a buffer's). */
+  contentHash(document: SourceDocument): string | undefined {
+    const known = this.knownOf(document);
+    return known && known.shard.hash(known.entry);
+  }
+
   /**
    * What the loader reads of the object file `document` to place it (`EnvelopeHead`), when the index holds it;
    * undefined when it does not, or when the document is no well-formed envelope.

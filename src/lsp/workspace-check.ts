@@ -1,14 +1,25 @@
 /**
  * The one place the language server runs `check`: the workspace as its files and the editor's unsaved buffers
  * make it. Kept to this module so a check that re-reads only what changed can take its place alone.
+ *
+ * Each check takes the object rules' runs of the last one where they stand (the memo `check` keeps, as for the
+ * workspace index's reports: src/check/rule-memo.ts): a keystroke in one file of 10,000 runs the object rules
+ * again for that file's object and the few that look it up. A document changed since the last check when what it
+ * was read from changed: the buffer's text, or the hash of the file's bytes the index gave it from.
  */
 import { resolve } from 'node:path';
 import { check, type CheckResult } from '../check/index.js';
+import type { RuleMemo } from '../check/rule-memo.js';
+import type { SourceDocument } from '../json/document.js';
 import type { Overlay } from '../load/overlay.js';
 import { activeParseCache } from '../load/parse-cache.js';
 
 export class WorkspaceCheck {
   private last: CheckResult | undefined;
+  /** The memo of the last check, taken by the next (which changes it in place). */
+  private memo: RuleMemo | undefined;
+  /** What each document of the last check was read from (see `sourceOf`), by file. */
+  private sources = new Map<string, string>();
 
   constructor(readonly root: string) {}
 
@@ -21,12 +32,32 @@ export class WorkspaceCheck {
   async run(buffers: Overlay): Promise<CheckResult> {
     // Each check stats the files again: one changed on disk since the last (a checkout, another tool's write) is read anew.
     activeParseCache()?.nextRun();
-    this.last = await check({ cwd: this.root, overlay: buffers });
+    const [previous, before] = [this.memo, this.sources];
+    this.memo = undefined;
+    const changedSince = (document: SourceDocument) => {
+      const source = this.sourceOf(document, buffers);
+      return source === undefined || before.get(document.file) !== source;
+    };
+    this.last = await check({ cwd: this.root, overlay: buffers, memory: { previous, changedSince } });
+    this.memo = this.last.memo;
+    this.sources = new Map();
+    for (const [file, document] of this.last.workspace.documents()) {
+      const source = this.sourceOf(document, buffers);
+      if (source !== undefined) this.sources.set(file, source);
+    }
     return this.last;
   }
 
   /** The absolute path of a file as findings and documents name it (relative to the root). */
   pathOf(file: string): string {
     return resolve(this.root, file);
+  }
+
+  /** What `document` was read from: the buffer's text, or the file's hash as the index knows it; undefined when unknown. */
+  private sourceOf(document: SourceDocument, buffers: Overlay): string | undefined {
+    const buffer = buffers.get(this.pathOf(document.file));
+    if (buffer !== undefined) return `buffer\0${buffer}`;
+    const hash = activeParseCache()?.contentHash(document);
+    return hash === undefined ? undefined : `file\0${hash}`;
   }
 }

@@ -2,7 +2,7 @@
  * The resident checker of one working directory (the client is resident.ts; how `check` uses it, resident-use.ts). It answers each
  * client's `check` as a fresh process would — the same report, printed the same way, with the same exit status —
  * from a process whose code is loaded and optimised, and hands each run the stats of the files no event of the
- * file system named since the last run (watched-stats.ts): after an edit, only what changed is stat'ed, read
+ * file system named since the last run (load/watched-stats.ts): after an edit, only what changed is stat'ed, read
  * and checked again. Requests are answered one at a time. It exits when left idle (`PACKAGE_SDK_RESIDENT_IDLE_MINUTES`,
  * default 30), when asked to stop, or when its socket is removed or taken by another (`cache prune --all`, say).
  *
@@ -18,7 +18,7 @@ import { indexName, type IndexLook, type StatKey } from '../load/parse-cache.js'
 import { buildStamp } from '../load/build-stamp.js';
 import { parseCheckArgs, printedText, runCheckRequest } from './check.js';
 import { askResident, leaveStartFailure, startFailureFile, type ResidentAnswer, type ResidentCheck, type ResidentMessage, type ResidentStatus } from './resident.js';
-import { WatchedStats } from './watched-stats.js';
+import { eventsDelivered, WatchedStats } from '../load/watched-stats.js';
 
 const IDLE_MINUTES = 30;
 /** A request larger than this is not a client's. */
@@ -180,15 +180,6 @@ export class ResidentChecker {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => void this.close(), this.idleMs);
   }
-}
-
-/**
- * Lets the events the kernel queued before a request arrived be delivered first: a client starts after the edits
- * it checks, whose events are queued by the time it connects, and the events of the file system and the request
- * are read in the same turn of the event loop, in no set order.
- */
-function eventsDelivered(): Promise<void> {
-  return new Promise((done) => setImmediate(done));
 }
 
 function messageOf(text: string): ResidentMessage | undefined {

@@ -5,14 +5,17 @@
  * Each check takes the object rules' runs of the last one where they stand (the memo `check` keeps, as for the
  * workspace index's reports: src/check/rule-memo.ts): a keystroke in one file of 10,000 runs the object rules
  * again for that file's object and the few that look it up. A document changed since the last check when what it
- * was read from changed: the buffer's text, or the hash of the file's bytes the index gave it from.
+ * was read from changed: the buffer's text, or the hash of the file's bytes the index gave it from. And each check
+ * is handed the stats of the files no event of the file system named since the last (as the resident checker's
+ * runs are: load/watched-stats.ts), so that it stats only what changed.
  */
 import { resolve } from 'node:path';
 import { check, type CheckResult } from '../check/index.js';
 import type { RuleMemo } from '../check/rule-memo.js';
 import type { SourceDocument } from '../json/document.js';
 import type { Overlay } from '../load/overlay.js';
-import { activeParseCache } from '../load/parse-cache.js';
+import { activeParseCache, indexName, type StatKey } from '../load/parse-cache.js';
+import { eventsDelivered, WatchedStats } from '../load/watched-stats.js';
 
 export class WorkspaceCheck {
   private last: CheckResult | undefined;
@@ -20,6 +23,7 @@ export class WorkspaceCheck {
   private memo: RuleMemo | undefined;
   /** What each document of the last check was read from (see `sourceOf`), by file. */
   private sources = new Map<string, string>();
+  private readonly watched = new WatchedStats();
 
   constructor(readonly root: string) {}
 
@@ -30,8 +34,10 @@ export class WorkspaceCheck {
 
   /** Checks the workspace with `buffers` (absolute path → text) in place of the files they stand for. */
   async run(buffers: Overlay): Promise<CheckResult> {
-    // Each check stats the files again: one changed on disk since the last (a checkout, another tool's write) is read anew.
-    activeParseCache()?.nextRun();
+    // Each check stats anew the files an event named since the last (an edit on disk, a checkout, another tool's write).
+    await eventsDelivered();
+    const taken = new Map<string, StatKey>();
+    activeParseCache()?.nextRun({ name: indexName(this.root), startedAt: Date.now(), stats: this.watched.beforeRun(), result: undefined, taken });
     const [previous, before] = [this.memo, this.sources];
     this.memo = undefined;
     const changedSince = (document: SourceDocument) => {
@@ -39,6 +45,7 @@ export class WorkspaceCheck {
       return source === undefined || before.get(document.file) !== source;
     };
     this.last = await check({ cwd: this.root, overlay: buffers, memory: { previous, changedSince } });
+    this.watched.afterRun(taken);
     this.memo = this.last.memo;
     this.sources = new Map();
     for (const [file, document] of this.last.workspace.documents()) {

@@ -1,5 +1,5 @@
 /**
- * The stats a resident checker holds between runs (src/cli/watched-stats.ts), on a real folder with the file
+ * The stats a resident checker holds between runs (src/load/watched-stats.ts), on a real folder with the file
  * system's real events: a stat is held once its folder was followed before the run that took it, and let go as
  * soon as an event names its path, its folder's entries or a folder above it.
  */
@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FORGET_ALL_AFTER, sharedFileSystemOf, WatchedStats } from '../../src/cli/watched-stats.js';
+import { eventsDelivered, FORGET_ALL_AFTER, sharedFileSystemOf, WatchedStats } from '../../src/load/watched-stats.js';
 import type { StatKey } from '../../src/load/parse-cache.js';
 
 let root: string;
@@ -35,8 +35,6 @@ function statsOf(...paths: string[]): Map<string, StatKey> {
   }));
 }
 
-/** Lets the events the kernel queued be delivered, as the checker does before each run. */
-const eventsDelivered = () => new Promise((done) => setImmediate(done));
 
 /** A run that took the stats of `paths`: what it was handed, then what it took. */
 async function run(...paths: string[]): Promise<string[]> {

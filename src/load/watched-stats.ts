@@ -15,6 +15,15 @@ import { lstatSync, readdirSync, statfsSync, watch, type FSWatcher } from 'node:
 import { basename, dirname, join, sep } from 'node:path';
 import type { StatKey } from '../load/parse-cache.js';
 
+/**
+ * Lets the events the kernel queued before a check was asked for be delivered first: the edits a check follows have
+ * queued theirs by the time it is asked for, and the events of the file system and the request are read in the same
+ * turn of the event loop, in no set order.
+ */
+export function eventsDelivered(): Promise<void> {
+  return new Promise((done) => setImmediate(done));
+}
+
 /** Events between two runs past which the checker forgets every stat (a checkout, or a queue that overflowed). */
 export const FORGET_ALL_AFTER = 1024;
 

@@ -16,9 +16,9 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { indexName, type IndexLook, type StatKey } from '../load/parse-cache.js';
 import { buildStamp } from '../load/build-stamp.js';
+import { eventsDelivered, WatchedStats } from '../load/watched-stats.js';
 import { parseCheckArgs, printedText, runCheckRequest } from './check.js';
 import { askResident, leaveStartFailure, startFailureFile, type ResidentAnswer, type ResidentCheck, type ResidentMessage, type ResidentStatus } from './resident.js';
-import { eventsDelivered, WatchedStats } from '../load/watched-stats.js';
 
 const IDLE_MINUTES = 30;
 /** A request larger than this is not a client's. */

@@ -1,6 +1,6 @@
 /**
- * The stats a resident checker hands each run of the index (`IndexLook.stats`), so that the run stats only what
- * changed: the stats of the last run's inputs, less every path an event of the file system named since. A stat is
+ * The stats a process that checks again and again (the resident checker, the language server) hands each run of the
+ * index (`IndexLook.stats`), so that the run stats only what changed: the stats of the last run's inputs, less every path an event of the file system named since. A stat is
  * held only when the folder that holds the path was followed before the run that took it began (a change between
  * the stat and the start of following would go unseen), and never for a symbolic link (a change of what it points
  * at is an event of another folder). Folders are followed one by one (`fs.watch` of a folder: inotify on Linux),
@@ -13,7 +13,7 @@
  */
 import { lstatSync, readdirSync, statfsSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
-import type { StatKey } from '../load/parse-cache.js';
+import type { StatKey } from './parse-cache.js';
 
 /**
  * Lets the events the kernel queued before a check was asked for be delivered first: the edits a check follows have

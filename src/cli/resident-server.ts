@@ -14,9 +14,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { indexName, type IndexLook, type StatKey } from '../load/parse-cache.js';
+import { indexName } from '../load/parse-cache.js';
 import { buildStamp } from '../load/build-stamp.js';
-import { eventsDelivered, WatchedStats } from '../load/watched-stats.js';
+import { WatchedStats } from '../load/watched-stats.js';
 import { parseCheckArgs, printedText, runCheckRequest } from './check.js';
 import { askResident, leaveStartFailure, startFailureFile, type ResidentAnswer, type ResidentCheck, type ResidentMessage, type ResidentStatus } from './resident.js';
 
@@ -166,13 +166,8 @@ export class ResidentChecker {
     const asked = Array.isArray(argv) && argv.every((arg) => typeof arg === 'string') ? parseCheckArgs(argv) : undefined;
     // Another working directory (a name that hashes alike) is left to the client.
     if (asked === undefined || typeof cwd !== 'string' || resolve(cwd) !== this.options.root) return { fallback: true };
-    await eventsDelivered();
     const request = { ...asked, cwd: this.options.root, terminal };
-    const stats = this.watched.beforeRun();
-    const taken = new Map<string, StatKey>();
-    const earlier: IndexLook = { name: indexName(this.options.root, this.build), startedAt: Date.now(), stats, result: undefined, taken };
-    const outcome = await runCheckRequest(request, this.version, earlier);
-    this.watched.afterRun(taken);
+    const outcome = await this.watched.aroundRun(indexName(this.options.root, this.build), (earlier) => runCheckRequest(request, this.version, earlier));
     return { stdout: printedText(request, outcome), exitCode: outcome.exitCode };
   }
 

@@ -530,9 +530,9 @@ export class ParseCache implements Contents {
     };
     // The trees first: most loaded files are in them, and each path is stat'ed once.
     const complete =
-      trees.every((tree) => walkTree(tree, add, (path) => this.statSeen(path) ?? this.taken(path))) &&
-      listed.every((path) => seen.has(path) || add(path, (this.statSeen(path) ?? this.taken(path)) ?? ABSENT)) &&
-      [...this.used].every((path) => seen.has(path) || add(path, this.statSeen(path) ?? this.taken(path)));
+      trees.every((tree) => walkTree(tree, add, (path) => this.statThisRun(path))) &&
+      listed.every((path) => seen.has(path) || add(path, this.statThisRun(path) ?? ABSENT)) &&
+      [...this.used].every((path) => seen.has(path) || add(path, this.statThisRun(path)));
     return complete ? { paths: paths.join('\0'), stats: Float64Array.from(stats), hashes: hashes.join('') } : undefined;
   }
 
@@ -568,7 +568,7 @@ export class ParseCache implements Contents {
       const used = this.used.has(path);
       if (used) usedFound++;
       if (wanted.has(path)) listedFound++;
-      const now = this.statSeen(path) ?? this.taken(path) ?? ABSENT;
+      const now = this.statThisRun(path) ?? ABSENT;
       const hashedBefore = before.inputs.hashes.charCodeAt(i * HASH_LENGTH) !== NO_HASH_CODE;
       if (sameStat(now, stats, i * 4) && used === hashedBefore) continue;
       const [folderNow, folderBefore] = [now[0] === -1, stats[i * 4] === -1];
@@ -598,14 +598,7 @@ export class ParseCache implements Contents {
     return this.statsSeen.get(path) ?? this.handed?.get(path);
   }
 
-  /** The stat of `path` now, told to whoever keeps the stats this run takes (`IndexLook.taken`). */
-  private taken(path: string): StatKey | undefined {
-    const stat = statOf(path);
-    if (stat !== undefined) this.statsTaken?.set(path, stat);
-    return stat;
-  }
-
-  /** Keeps `stat` as the stat of `path` this run read (see `statsSeen`). */
+  /** Keeps `stat` as the stat of `path` this run read (see `statsSeen`), told to whoever keeps them (`IndexLook.taken`). */
   private seen(path: string, stat: StatKey | undefined): StatKey | undefined {
     if (stat !== undefined) {
       this.statsSeen.set(path, stat);

@@ -13,7 +13,7 @@
  */
 import { lstatSync, readdirSync, statfsSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
-import type { StatKey } from './parse-cache.js';
+import type { IndexLook, StatKey } from './parse-cache.js';
 
 /**
  * Lets the events the kernel queued before a check was asked for be delivered first: the edits a check follows have
@@ -90,6 +90,19 @@ export class WatchedStats {
   /** Why some folder could not be followed, if one could not (its paths are then stat'ed at every run). */
   get limit(): string | undefined {
     return this.refusal;
+  }
+
+  /**
+   * Runs `check` with what a run of the index named `name` is handed (`IndexLook`: the stats held, and where the
+   * run tells the stats it takes), once the events queued before it was asked for are delivered; then holds those.
+   */
+  async aroundRun<T>(name: string, check: (earlier: IndexLook) => Promise<T>): Promise<T> {
+    await eventsDelivered();
+    const stats = this.beforeRun();
+    const taken = new Map<string, StatKey>();
+    const result = await check({ name, startedAt: Date.now(), stats, result: undefined, taken });
+    this.afterRun(taken);
+    return result;
   }
 
   /** Before a run: the stats no event touched since they were taken. */

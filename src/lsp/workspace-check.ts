@@ -14,8 +14,8 @@ import { check, type CheckResult } from '../check/index.js';
 import type { RuleMemo } from '../check/rule-memo.js';
 import type { SourceDocument } from '../json/document.js';
 import type { Overlay } from '../load/overlay.js';
-import { activeParseCache, indexName, type StatKey } from '../load/parse-cache.js';
-import { eventsDelivered, WatchedStats } from '../load/watched-stats.js';
+import { activeParseCache, indexName } from '../load/parse-cache.js';
+import { WatchedStats } from '../load/watched-stats.js';
 
 export class WorkspaceCheck {
   private last: CheckResult | undefined;
@@ -24,8 +24,12 @@ export class WorkspaceCheck {
   /** What each document of the last check was read from (see `sourceOf`), by file. */
   private sources = new Map<string, string>();
   private readonly watched = new WatchedStats();
+  /** The name of the workspace index of `root` (the one the server uses, when it was made for the same folder). */
+  private readonly indexName: string;
 
-  constructor(readonly root: string) {}
+  constructor(readonly root: string) {
+    this.indexName = indexName(root);
+  }
 
   /** The result of the latest check, when one ran. */
   get latest(): CheckResult | undefined {
@@ -34,18 +38,17 @@ export class WorkspaceCheck {
 
   /** Checks the workspace with `buffers` (absolute path → text) in place of the files they stand for. */
   async run(buffers: Overlay): Promise<CheckResult> {
-    // Each check stats anew the files an event named since the last (an edit on disk, a checkout, another tool's write).
-    await eventsDelivered();
-    const taken = new Map<string, StatKey>();
-    activeParseCache()?.nextRun({ name: indexName(this.root), startedAt: Date.now(), stats: this.watched.beforeRun(), result: undefined, taken });
     const [previous, before] = [this.memo, this.sources];
     this.memo = undefined;
     const changedSince = (document: SourceDocument) => {
       const source = this.sourceOf(document, buffers);
       return source === undefined || before.get(document.file) !== source;
     };
-    this.last = await check({ cwd: this.root, overlay: buffers, memory: { previous, changedSince } });
-    this.watched.afterRun(taken);
+    // Each check stats anew the files an event named since the last (an edit on disk, a checkout, another tool's write).
+    this.last = await this.watched.aroundRun(this.indexName, (earlier) => {
+      activeParseCache()?.nextRun(earlier);
+      return check({ cwd: this.root, overlay: buffers, memory: { previous, changedSince } });
+    });
     this.memo = this.last.memo;
     this.sources = new Map();
     for (const [file, document] of this.last.workspace.documents()) {
